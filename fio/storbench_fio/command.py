@@ -1,0 +1,122 @@
+"""Turn FioJob models into a fio argv or an INI job file fio accepts."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping, Sequence
+
+from storbench_fio.job import FioJob
+from storbench_fio.units import format_size
+
+__all__ = ["OUTPUT_FORMATS", "build_command", "format_value", "render_job_file"]
+
+OUTPUT_FORMATS = frozenset({"normal", "terse", "json", "json+"})
+# fio's "empty or boolean" options read naturally as a bare flag.
+_BARE_FLAGS = frozenset(
+    {"time_based", "thread", "group_reporting", "stonewall", "new_group", "norandommap"}
+)
+_SIZE_OPTIONS = frozenset(
+    {"bs", "size", "filesize", "io_size", "offset", "rate", "blockalign", "offset_increment"}
+)
+
+
+def format_value(option: str, value: object, *, kb_base: int | None = None) -> str | None:
+    """fio's spelling of a normalised value; None means the bare option form."""
+    if isinstance(value, bool):
+        if value and option in _BARE_FLAGS:
+            return None
+        return "1" if value else "0"
+    if isinstance(value, int) and option in _SIZE_OPTIONS:
+        # With kb_base=1000 "4k" would mean 4000, so plain bytes are the only safe spelling.
+        return str(value) if kb_base == 1000 else format_size(value)
+    if isinstance(value, list):
+        return ":".join(_format_float(v) for v in value)
+    if isinstance(value, float):
+        return _format_float(value)
+    return str(value)
+
+
+def _format_float(value: object) -> str:
+    """A float without a trailing ".0" (99.0 -> "99", 99.9 -> "99.9")."""
+    number = float(str(value))
+    return str(int(number)) if number.is_integer() else repr(number)
+
+
+def _job_options(job: FioJob, directory: str | None, filename: str | None) -> dict[str, object]:
+    """The job's options with the run's target directory or file applied."""
+    options: dict[str, object] = job.fio_options()
+    if directory is not None:
+        own = options.get("directory")
+        # A job's relative directory lives inside the target; safety refuses escapes.
+        options["directory"] = posixpath.join(directory, own) if isinstance(own, str) else directory
+    if filename is not None:
+        options["filename"] = filename
+    return options
+
+
+def _check_output_format(output_format: str) -> None:
+    """Refuse an output format fio does not know."""
+    parts = [p.strip() for p in output_format.split(",")]
+    bad = [p for p in parts if p not in OUTPUT_FORMATS]
+    if bad:
+        raise ValueError(f"unknown fio output format(s): {', '.join(bad)}")
+
+
+def build_command(
+    jobs: Sequence[FioJob],
+    *,
+    directory: str | None = None,
+    filename: str | None = None,
+    output_format: str = "json+",
+    extra_args: Sequence[str] = (),
+    fio_binary: str = "fio",
+) -> list[str]:
+    """The exact fio argv running these jobs (no shell involved, so no quoting)."""
+    if not jobs:
+        raise ValueError("at least one job is needed")
+    _check_output_format(output_format)
+    argv = [fio_binary, f"--output-format={output_format}", *extra_args]
+    for job in jobs:
+        for option, value in _job_options(job, directory, filename).items():
+            text = format_value(option, value, kb_base=job.kb_base)
+            argv.append(f"--{option}" if text is None else f"--{option}={text}")
+    return argv
+
+
+def render_job_file(
+    jobs: Sequence[FioJob],
+    *,
+    global_options: Mapping[str, object] | None = None,
+    directory: str | None = None,
+) -> str:
+    """An INI job file: a [global] section, then one section per job."""
+    if not jobs:
+        raise ValueError("at least one job is needed")
+    lines: list[str] = []
+    globals_: dict[str, object] = dict(global_options or {})
+    if directory is not None:
+        globals_["directory"] = directory
+    if globals_:
+        lines.append("[global]")
+        for option, value in globals_.items():
+            lines.append(_ini_line(option, value, None))
+        lines.append("")
+    for job in jobs:
+        options = _job_options(job, None, None)
+        own_dir = options.get("directory")
+        if directory is not None and isinstance(own_dir, str):
+            # A job-level directory replaces [global]'s, so keep it inside the target.
+            options["directory"] = posixpath.join(directory, own_dir)
+        lines.append(f"[{options.pop('name')}]")
+        for option, value in options.items():
+            lines.append(_ini_line(option, value, job.kb_base))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _ini_line(option: str, value: object, kb_base: int | None) -> str:
+    """One `key=value` (or bare `key`) line, refusing values that would break the file."""
+    text = None if value is None else format_value(option, value, kb_base=kb_base)
+    if text is not None and any(c in text for c in "\n\r\x00"):
+        raise ValueError(f"{option}: value must be a single line")
+    return option if text is None else f"{option}={text}"

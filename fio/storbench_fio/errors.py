@@ -1,0 +1,42 @@
+"""Error types shared by every module of the package."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class OptionError(BaseModel):
+    """One offending fio option: its name, the value given and why it was refused."""
+
+    model_config = ConfigDict(frozen=True)
+
+    option: str
+    value: str
+    reason: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.option}={self.value}: {self.reason}"
+            if self.value
+            else (f"{self.option}: {self.reason}")
+        )
+
+
+class FioJobError(ValueError):
+    """A job could not be parsed or validated; `errors` lists every offending option."""
+
+    def __init__(self, errors: list[OptionError]) -> None:
+        self.errors = list(errors)
+        super().__init__("; ".join(str(e) for e in self.errors) or "invalid fio job")
+
+
+class ParseError(ValueError):
+    """fio output could not be read; the message says what and where."""
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None) -> None:
+        self.line = line
+        self.column = column
+        where = ""
+        if line is not None:
+            where = f" (line {line}" + (f", char {column}" if column is not None else "") + ")"
+        super().__init__(message + where)

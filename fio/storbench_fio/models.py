@@ -1,0 +1,96 @@
+"""Normalised fio results: every latency in nanoseconds, every rate per second."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Direction = Literal["read", "write", "trim", "mixed"]
+SourceFormat = Literal["json", "json+", "text", "client_server"]
+
+
+class LatencyStats(BaseModel):
+    """One latency figure (total, completion or submission) in nanoseconds."""
+
+    model_config = ConfigDict(frozen=True)
+
+    min_ns: float
+    max_ns: float
+    mean_ns: float
+    stddev_ns: float
+    samples: int | None = None
+    # Keys like "50", "99.9"; values are latencies in ns.
+    percentiles: dict[str, float] = {}
+    # json+ only: latency (ns) -> number of I/Os in that bin.
+    histogram: dict[int, int] | None = None
+
+
+class DirectionResult(BaseModel):
+    """What one I/O direction of one job did."""
+
+    model_config = ConfigDict(frozen=True)
+
+    iops: float
+    bw_bytes: float
+    io_bytes: int
+    runtime_ms: int
+    total_ios: int | None = None
+    short_ios: int | None = None
+    dropped_ios: int | None = None
+    lat_ns: LatencyStats | None = None
+    clat_ns: LatencyStats | None = None
+    slat_ns: LatencyStats | None = None
+
+
+class CpuResult(BaseModel):
+    """CPU use of the fio job itself."""
+
+    model_config = ConfigDict(frozen=True)
+
+    usr_pct: float
+    sys_pct: float
+    ctx: int
+    majf: int
+    minf: int
+
+
+class LatencyDistribution(BaseModel):
+    """Share of I/Os (percent) per latency bucket, as fio's latency_ns/us/ms tables."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ns: dict[str, float] = {}
+    us: dict[str, float] = {}
+    ms: dict[str, float] = {}
+
+
+class JobResult(BaseModel):
+    """One job (or reporting group, or client aggregate) of a fio run."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    hostname: str | None = None
+    port: int | None = None
+    groupid: int | None = None
+    job_options: dict[str, str] = {}
+    error: int = 0
+    directions: dict[Direction, DirectionResult] = {}
+    sync_lat_ns: LatencyStats | None = None
+    cpu: CpuResult | None = None
+    iodepth_distribution: dict[str, float] | None = None
+    latency_distribution: LatencyDistribution | None = None
+    elapsed_s: float | None = None
+
+
+class FioReport(BaseModel):
+    """A whole fio run, whatever format it was read from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fio_version: str | None = None
+    timestamp: int | None = None
+    jobs: list[JobResult]
+    source_format: SourceFormat
+    global_options: dict[str, str] = {}

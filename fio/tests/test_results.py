@@ -1,0 +1,69 @@
+"""parse_fio_output on real fio 3.33 output produced in a scratch directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from storbench_fio.errors import ParseError
+from storbench_fio.results import parse_fio_output, parse_fio_stream
+from tests.conftest import RunFio, requires_fio, tiny_job_args
+
+pytestmark = requires_fio
+
+
+def test_json_read_job(run_fio: RunFio, tmp_path: Path) -> None:
+    out = run_fio("--output-format=json", *tiny_job_args(tmp_path))
+    report = parse_fio_output(out)
+    assert report.source_format == "json"
+    assert report.fio_version == "fio-3.33"
+    assert report.timestamp is not None
+    [job] = report.jobs
+    assert job.name == "t"
+    assert job.job_options["rw"] == "randread"
+    assert set(job.directions) == {"read"}  # write/trim did nothing, so they are omitted
+    read = job.directions["read"]
+    assert read.total_ios is not None
+    assert read.total_ios > 0
+    assert read.io_bytes == read.total_ios * 4096
+    # Consistency: bandwidth is IOPS times the block size.
+    assert read.bw_bytes == pytest.approx(read.iops * 4096, rel=0.02)
+    assert read.clat_ns is not None
+    assert read.clat_ns.percentiles["99.9"] >= read.clat_ns.percentiles["50"]
+    assert read.clat_ns.histogram is None
+    assert read.slat_ns is None  # psync has no submission stage
+    assert job.cpu is not None
+    assert job.iodepth_distribution is not None
+    assert job.iodepth_distribution["1"] == pytest.approx(100.0)
+    assert job.latency_distribution is not None
+
+
+def test_json_plus_histogram_and_leading_warnings(run_fio: RunFio, tmp_path: Path) -> None:
+    out = run_fio("--output-format=json+", *tiny_job_args(tmp_path, rw="randrw"))
+    report = parse_fio_output("fio: some warning before the document\n" + out)
+    assert report.source_format == "json+"
+    [job] = report.jobs
+    assert set(job.directions) == {"read", "write"}
+    for result in job.directions.values():
+        assert result.clat_ns is not None
+        assert result.clat_ns.histogram
+        assert sum(result.clat_ns.histogram.values()) == result.clat_ns.samples
+
+
+def test_damaged_json_raises_parse_error_with_position(run_fio: RunFio, tmp_path: Path) -> None:
+    out = run_fio("--output-format=json", *tiny_job_args(tmp_path))
+    with pytest.raises(ParseError, match=r"line \d+"):
+        parse_fio_output(out[: len(out) // 2])
+
+
+def test_status_interval_stream(run_fio: RunFio, tmp_path: Path) -> None:
+    out = run_fio(
+        "--output-format=json", "--status-interval=1", *tiny_job_args(tmp_path, runtime="2")
+    )
+    reports = parse_fio_stream(out)
+    assert len(reports) >= 2
+    final = parse_fio_output(out)
+    assert final == reports[-1]
+    first, last = (r.jobs[0].directions["read"].total_ios or 0 for r in (reports[0], final))
+    assert last >= first
