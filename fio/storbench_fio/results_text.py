@@ -1,11 +1,255 @@
-"""Read fio's human-readable output (fio 2.x and 3.x, Linux and Windows)."""
+"""Read fio's human-readable output (fio 2.x and 3.x, Linux and Windows, pasted text)."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
+
 from storbench_fio.errors import ParseError
-from storbench_fio.models import FioReport
+from storbench_fio.models import (
+    CpuResult,
+    Direction,
+    DirectionResult,
+    FioReport,
+    JobResult,
+    LatencyDistribution,
+    LatencyStats,
+)
+from storbench_fio.results_json import normalise_percentile_key
+
+__all__ = ["parse_text_output"]
+
+_NUM = r"[\d.]+[kKMGT]?"
+_HEADER = re.compile(
+    r"^(?P<name>\S.*?):\s*\(groupid=(?P<gid>\d+),\s*jobs=\d+\):\s*err=\s*(?P<err>-?\d+)"
+)
+_SETUP = re.compile(r"^(?P<name>\S.*?):\s*\(g=\d+\):\s*(?P<opts>.*)$")
+_SETUP_OPTS = re.compile(r"\b(rw|ioengine|iodepth)=([^,\s]+)")
+_DIR3 = re.compile(
+    r"^(?P<dir>read|write|trim|mixed)\s*:\s*IOPS=(?P<iops>" + _NUM + r"),\s*"
+    r"BW=(?P<bw>[\d.]+)\s*(?P<bwunit>[kKMGTP]i?B|B)/s\s*(?:\([^)]*\))?\s*"
+    r"\((?P<io>[\d.]+)\s*(?P<iounit>[kKMGTP]i?B|B)/(?P<run>\d+)\s*msec\)"
+)
+_DIR2 = re.compile(
+    r"^(?P<dir>read|write|trim|mixed)\s*:\s*io=(?P<io>[\d.]+)\s*(?P<iounit>[kKMGTP]?B),\s*"
+    r"bw=(?P<bw>[\d.]+)\s*(?P<bwunit>[kKMGTP]?B)/s,\s*iops=(?P<iops>" + _NUM + r"),\s*"
+    r"runt=\s*(?P<run>\d+)\s*msec"
+)
+_STATS = re.compile(
+    r"^(?P<kind>slat|clat|lat)\s*\((?P<unit>nsec|usec|msec)\)\s*:\s*"
+    rf"min=\s*(?P<min>{_NUM}),\s*max=\s*(?P<max>{_NUM}),\s*"
+    rf"avg=\s*(?P<avg>{_NUM}),\s*stdev=\s*(?P<stdev>{_NUM})"
+)
+_PCT_HEADER = re.compile(r"^(?P<kind>slat|clat|lat)\s+percentiles\s*\((?P<unit>nsec|usec|msec)\)")
+_PCT_ENTRY = re.compile(r"(\d+(?:\.\d+)?)th=\[\s*(" + _NUM + r")\s*\]")
+_DIST = re.compile(r"^lat\s*\((?P<unit>nsec|usec|msec)\)\s*:\s*(?P<entries>.*=.*%.*)$")
+_DIST_ENTRY = re.compile(r"((?:>=)?\d+)=\s*<?([\d.]+)%")
+_CPU = re.compile(
+    r"^cpu\s*:\s*usr=([\d.]+)%,\s*sys=([\d.]+)%,\s*ctx=(\d+),\s*majf=(\d+),\s*minf=(\d+)"
+)
+_DEPTHS = re.compile(r"^IO depths\s*:\s*(?P<entries>.*)$")
+_ISSUED3 = re.compile(
+    r"^issued rwts?\s*:\s*total=(?P<total>[\d,]+)\s+short=(?P<short>[\d,]+)"
+    r"(?:\s+dropped=(?P<dropped>[\d,]+))?"
+)
+_ISSUED2 = re.compile(
+    r"^issued(?: rwt?)?\s*:\s*total=r=(\d+)/w=(\d+)/d=(\d+),\s*short=r=(\d+)/w=(\d+)/d=(\d+)"
+    r"(?:,\s*drop=r=(\d+)/w=(\d+)/d=(\d+))?"
+)
+_VERSION = re.compile(r"^(fio-\d+\.\d+[\w.\-]*)$")
+# A terminal progress line ends with "[eta ...]"; pasted output often glues the next line on.
+_PROGRESS = re.compile(r"Jobs:[^\n]*?\[eta[^\]\n]*\]")
+
+_TIME_NS = {"nsec": 1.0, "usec": 1e3, "msec": 1e6}
+_DECIMAL = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_ISSUED_ORDER: tuple[Direction, ...] = ("read", "write", "trim")
+
+
+def _scaled(text: str) -> float:
+    """A number as fio prints it, k/M/G suffixes being powers of 1000."""
+    suffix = text[-1] if text and text[-1] in _DECIMAL else ""
+    return float(text[: len(text) - len(suffix)]) * _DECIMAL[suffix]
+
+
+def _bytes_unit(unit: str, legacy: bool) -> float:
+    """Bytes per unit: fio 2.x wrote KB/MB for KiB/MiB; fio 3.x writes KiB or kB."""
+    if unit == "B":
+        return 1.0
+    power = "kMGTP".index(unit[0].replace("K", "k")) + 1
+    binary = legacy or unit.endswith("iB")
+    return float((1024 if binary else 1000) ** power)
+
+
+@dataclass
+class _Direction:
+    iops: float
+    bw_bytes: float
+    io_bytes: int
+    runtime_ms: int
+    stats: dict[str, LatencyStats] = field(default_factory=dict)
+    percentiles: dict[str, dict[str, float]] = field(default_factory=dict)
+
+
+@dataclass
+class _Job:
+    name: str
+    groupid: int
+    error: int
+    options: dict[str, str]
+    directions: dict[Direction, _Direction] = field(default_factory=dict)
+    cpu: CpuResult | None = None
+    depths: dict[str, float] | None = None
+    latency: dict[str, dict[str, float]] = field(default_factory=dict)
+    issued: dict[str, list[int]] = field(default_factory=dict)
+
+
+class _Reader:
+    """Line-by-line state machine; indentation is ignored because pastes mangle it."""
+
+    def __init__(self) -> None:
+        self.version: str | None = None
+        self.setup: dict[str, dict[str, str]] = {}
+        self.jobs: list[_Job] = []
+        self.job: _Job | None = None
+        self.direction: _Direction | None = None
+        self.percentile_target: tuple[str, float] | None = None
+
+    def feed(self, line: str) -> None:
+        if self.percentile_target is not None and "th=[" in line:
+            self._percentiles(line)
+            return
+        self.percentile_target = None
+        if (match := _VERSION.match(line)) is not None:
+            self.version = match[1]
+        elif (match := _HEADER.match(line)) is not None:
+            name = match["name"]
+            self.job = _Job(name, int(match["gid"]), int(match["err"]), self.setup.get(name, {}))
+            self.jobs.append(self.job)
+            self.direction = None
+        elif (match := _SETUP.match(line)) is not None:
+            self.setup.setdefault(match["name"], dict(_SETUP_OPTS.findall(match["opts"])))
+        elif line.startswith("Run status group"):
+            self.job = self.direction = None
+        elif self.job is not None:
+            self._job_line(self.job, line)
+
+    def _job_line(self, job: _Job, line: str) -> None:
+        if (match := _DIR3.match(line) or _DIR2.match(line)) is not None:
+            legacy = match.re is _DIR2
+            self.direction = _Direction(
+                iops=_scaled(match["iops"]),
+                bw_bytes=float(match["bw"]) * _bytes_unit(match["bwunit"], legacy),
+                io_bytes=round(float(match["io"]) * _bytes_unit(match["iounit"], legacy)),
+                runtime_ms=int(match["run"]),
+            )
+            job.directions[match["dir"]] = self.direction  # type: ignore[index]
+        elif (match := _STATS.match(line)) is not None and self.direction is not None:
+            scale = _TIME_NS[match["unit"]]
+            self.direction.stats[match["kind"]] = LatencyStats(
+                min_ns=_scaled(match["min"]) * scale,
+                max_ns=_scaled(match["max"]) * scale,
+                mean_ns=_scaled(match["avg"]) * scale,
+                stddev_ns=_scaled(match["stdev"]) * scale,
+            )
+        elif (match := _PCT_HEADER.match(line)) is not None and self.direction is not None:
+            self.percentile_target = (match["kind"], _TIME_NS[match["unit"]])
+            self.direction.percentiles.setdefault(match["kind"], {})
+            self._percentiles(line)
+        elif (match := _DIST.match(line)) is not None:
+            table = job.latency.setdefault(match["unit"][:2], {})
+            table.update((k, float(v)) for k, v in _DIST_ENTRY.findall(match["entries"]))
+        elif (match := _CPU.match(line)) is not None:
+            job.cpu = CpuResult(
+                usr_pct=float(match[1]),
+                sys_pct=float(match[2]),
+                ctx=int(match[3]),
+                majf=int(match[4]),
+                minf=int(match[5]),
+            )
+        elif (match := _DEPTHS.match(line)) is not None:
+            job.depths = {k: float(v) for k, v in _DIST_ENTRY.findall(match["entries"])}
+        elif (match := _ISSUED3.match(line)) is not None:
+            for key in ("total", "short", "dropped"):
+                if match[key]:
+                    job.issued[key] = [int(n) for n in match[key].split(",") if n]
+        elif (match := _ISSUED2.match(line)) is not None:
+            groups = [int(g) if g is not None else None for g in match.groups()]
+            for key, chunk in (
+                ("total", groups[0:3]),
+                ("short", groups[3:6]),
+                ("dropped", groups[6:9]),
+            ):
+                if all(n is not None for n in chunk):
+                    job.issued[key] = [n for n in chunk if n is not None]
+
+    def _percentiles(self, line: str) -> None:
+        if self.percentile_target is None or self.direction is None:
+            return
+        kind, scale = self.percentile_target
+        table = self.direction.percentiles[kind]
+        for pct, value in _PCT_ENTRY.findall(line):
+            if 0 < float(pct) <= 100:
+                table[normalise_percentile_key(pct)] = _scaled(value) * scale
+
+
+def _issued(job: _Job, key: str, direction: Direction) -> int | None:
+    counts = job.issued.get(key)
+    if direction not in _ISSUED_ORDER or counts is None:
+        return None
+    index = _ISSUED_ORDER.index(direction)
+    return counts[index] if index < len(counts) else None
+
+
+def _direction_result(job: _Job, name: Direction, raw: _Direction) -> DirectionResult:
+    stats: dict[str, LatencyStats | None] = {}
+    for kind in ("lat", "clat", "slat"):
+        found = raw.stats.get(kind)
+        pcts = raw.percentiles.get(kind)
+        stats[kind] = found.model_copy(update={"percentiles": pcts}) if found and pcts else found
+    total = _issued(job, "total", name)
+    # fio computes IOPS as ios / runtime; the printed figure is rounded to 3 digits.
+    iops = total * 1000 / raw.runtime_ms if total and raw.runtime_ms else raw.iops
+    return DirectionResult(
+        iops=iops,
+        bw_bytes=raw.bw_bytes,
+        io_bytes=raw.io_bytes,
+        runtime_ms=raw.runtime_ms,
+        total_ios=total,
+        short_ios=_issued(job, "short", name),
+        dropped_ios=_issued(job, "dropped", name),
+        lat_ns=stats["lat"],
+        clat_ns=stats["clat"],
+        slat_ns=stats["slat"],
+    )
+
+
+def _job_result(job: _Job) -> JobResult:
+    return JobResult(
+        name=job.name,
+        groupid=job.groupid,
+        job_options=job.options,
+        error=job.error,
+        directions={
+            name: _direction_result(job, name, raw)
+            for name, raw in job.directions.items()
+            if raw.io_bytes or raw.iops
+        },
+        cpu=job.cpu,
+        iodepth_distribution=job.depths,
+        latency_distribution=LatencyDistribution(**job.latency) if job.latency else None,
+    )
 
 
 def parse_text_output(text: str) -> FioReport:
-    """A FioReport from terminal output, or ParseError."""
-    raise ParseError("no fio result found in the text")
+    """A FioReport from fio's normal (terminal) output, or ParseError."""
+    text = _PROGRESS.sub("\n", text.replace("\r\n", "\n").replace("\r", "\n"))
+    reader = _Reader()
+    for line in text.split("\n"):
+        reader.feed(line.strip())
+    if not reader.jobs:
+        raise ParseError("no fio result found: expected JSON or a '<job>: (groupid=...' line")
+    return FioReport(
+        fio_version=reader.version,
+        jobs=[_job_result(job) for job in reader.jobs],
+        source_format="text",
+    )
