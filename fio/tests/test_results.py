@@ -67,3 +67,33 @@ def test_status_interval_stream(run_fio: RunFio, tmp_path: Path) -> None:
     assert final == reports[-1]
     first, last = (r.jobs[0].directions["read"].total_ios or 0 for r in (reports[0], final))
     assert last >= first
+
+
+def test_normal_text_output_matches_json(run_fio: RunFio, tmp_path: Path) -> None:
+    text = run_fio("--output-format=normal", *tiny_job_args(tmp_path, rw="randrw"))
+    report = parse_fio_output(text)
+    assert report.source_format == "text"
+    [job] = report.jobs
+    assert set(job.directions) == {"read", "write"}
+    for result in job.directions.values():
+        assert result.total_ios is not None
+        assert result.iops == pytest.approx(result.total_ios * 1000 / result.runtime_ms)
+        # Text rounds to three significant figures.
+        assert result.bw_bytes == pytest.approx(result.iops * 4096, rel=0.02)
+        assert result.clat_ns is not None
+        assert result.clat_ns.percentiles
+        assert result.clat_ns.histogram is None
+    assert job.cpu is not None
+
+
+def test_group_reporting_text(run_fio: RunFio, tmp_path: Path) -> None:
+    text = run_fio(*tiny_job_args(tmp_path, numjobs="2"), "--group_reporting")
+    [job] = parse_fio_output(text).jobs
+    assert job.directions["read"].total_ios
+
+
+def test_garbage_is_a_parse_error() -> None:
+    with pytest.raises(ParseError, match="no fio result"):
+        parse_fio_output("hello world\n")
+    with pytest.raises(ParseError):
+        parse_fio_output("")
