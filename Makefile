@@ -1,0 +1,108 @@
+# storbench — `make up` runs the product on its embedded default, `make test` runs every test.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+PYTEST := $(VENV)/bin/pytest
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+export npm_config_audit := false
+export npm_config_fund := false
+export npm_config_update_notifier := false
+
+FRONTEND_SOURCES := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
+	$(wildcard frontend/index.html frontend/vite.config.ts frontend/tsconfig*.json)
+
+.PHONY: help up test lint test-python test-fio test-backend test-worker test-frontend test-e2e \
+	deps python-deps frontend-deps frontend-build e2e-deps system-packages test-packages services bench clean
+
+help:
+	@echo "make up     run storbench locally (SQLite, embedded broker, local worker) on http://127.0.0.1:8000"
+	@echo "make test   run every test suite (starts PostgreSQL and Redis when none are running)"
+	@echo "make lint   ruff, mypy and TypeScript checks"
+
+# ---- installation ------------------------------------------------------------------------
+system-packages:
+	@scripts/bootstrap.sh
+
+test-packages:
+	@scripts/bootstrap.sh test
+
+$(VENV)/.installed: requirements.lock fio/pyproject.toml worker/pyproject.toml backend/pyproject.toml
+	@echo "==> installing Python packages into $(VENV)"
+	@test -x $(PY) || python3 -m venv $(VENV)
+	@$(PY) -m pip install -q --disable-pip-version-check -r requirements.lock
+	@$(PY) -m pip install -q --disable-pip-version-check --no-deps -e fio -e worker -e backend
+	@touch $@
+
+python-deps: system-packages $(VENV)/.installed
+
+frontend/node_modules/.installed: frontend/package-lock.json
+	@echo "==> installing frontend packages (npm ci)"
+	@cd frontend && npm ci --silent
+	@touch $@
+
+frontend-deps: system-packages frontend/node_modules/.installed
+
+frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SOURCES)
+	@echo "==> building the web UI"
+	@cd frontend && npm run --silent build
+	@touch $@
+
+frontend-build: frontend-deps frontend/dist/index.html
+
+e2e/node_modules/.installed: e2e/package-lock.json
+	@echo "==> installing end-to-end test packages (npm ci)"
+	@cd e2e && npm ci --silent
+	@touch $@
+
+e2e-deps: test-packages e2e/node_modules/.installed
+
+deps: python-deps frontend-build
+
+services: test-packages
+	@scripts/services.sh postgres redis
+
+# ---- run -----------------------------------------------------------------------------------
+up: deps
+	@$(PY) scripts/up.py
+
+# ---- checks --------------------------------------------------------------------------------
+lint: python-deps frontend-deps
+	@echo "==> ruff"
+	@$(VENV)/bin/ruff check fio worker backend migrations scripts bench
+	@$(VENV)/bin/ruff format --check fio worker backend migrations scripts bench
+	@echo "==> mypy (strict)"
+	@$(VENV)/bin/mypy
+	@echo "==> TypeScript"
+	@cd frontend && npm run --silent lint
+
+test-fio: python-deps
+	@echo "==> fio package tests"
+	@cd fio && ../$(PYTEST) -q
+
+test-worker: python-deps
+	@echo "==> worker tests"
+	@cd worker && ../$(PYTEST) -q
+
+test-backend: python-deps services
+	@echo "==> backend tests (PostgreSQL, Redis, real worker processes, real fio)"
+	@cd backend && ../$(PYTEST) -q
+
+test-frontend: frontend-deps
+	@echo "==> frontend unit tests"
+	@cd frontend && npm test --silent
+
+test-e2e: deps e2e-deps services
+	@echo "==> end-to-end tests (Playwright, Debian Chromium)"
+	@cd e2e && npx playwright test
+
+test: lint test-fio test-worker test-backend test-frontend test-e2e
+	@echo "==> all test suites passed"
+
+bench: python-deps services
+	@$(PY) bench/overhead.py
+
+clean:
+	rm -rf $(VENV) frontend/node_modules frontend/dist e2e/node_modules var

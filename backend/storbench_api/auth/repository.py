@@ -1,0 +1,33 @@
+"""Queries for users, memberships and tokens."""
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from storbench_api.models import AuthToken, Membership, Team, User
+
+
+def user_by_email(db: Session, email: str) -> User | None:
+    """The user with this email (case-insensitive), if any."""
+    return db.scalar(select(User).where(User.email == email.strip().lower()))
+
+
+def first_membership(db: Session, user_id: int) -> Membership | None:
+    """The user's oldest team membership."""
+    return db.scalar(
+        select(Membership).where(Membership.user_id == user_id).order_by(Membership.id).limit(1)
+    )
+
+
+def token_with_principal(db: Session, digest: str) -> tuple[AuthToken, User, Team, Membership] | None:
+    """A token by digest with its user, team and the user's membership in that team."""
+    row = db.execute(
+        select(AuthToken, User, Team, Membership)
+        .join(User, User.id == AuthToken.user_id)
+        .join(Team, Team.id == AuthToken.team_id)
+        .join(
+            Membership,
+            (Membership.user_id == AuthToken.user_id) & (Membership.team_id == AuthToken.team_id),
+        )
+        .where(AuthToken.token_hash == digest)
+    ).first()
+    return None if row is None else (row[0], row[1], row[2], row[3])

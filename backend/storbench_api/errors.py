@@ -1,0 +1,118 @@
+"""Domain errors and the one JSON error shape every failure is answered with."""
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class DomainError(Exception):
+    """An expected condition with its HTTP status; never a 500."""
+
+    status_code = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, errors: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = errors or []
+
+
+class NotFound(DomainError):
+    """The resource does not exist in the caller's team."""
+
+    status_code = 404
+    code = "not_found"
+
+
+class Conflict(DomainError):
+    """The request clashes with the current state."""
+
+    status_code = 409
+    code = "conflict"
+
+
+class Invalid(DomainError):
+    """The request is well-formed but its content cannot be accepted."""
+
+    status_code = 422
+    code = "validation_error"
+
+
+class Unauthorized(DomainError):
+    """No valid credentials."""
+
+    status_code = 401
+    code = "unauthorized"
+
+
+class Forbidden(DomainError):
+    """Valid credentials without the right to do this."""
+
+    status_code = 403
+    code = "forbidden"
+
+
+def error_body(code: str, message: str, errors: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The JSON error shape: code, message, and per-field or per-option errors."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if errors:
+        body["errors"] = errors
+    return body
+
+
+def _field_name(loc: tuple[Any, ...]) -> str:
+    """'body.jobs.0.bs' → 'jobs.0.bs': the first element only says where the field was sent."""
+    parts = [str(p) for p in loc]
+    if parts and parts[0] in ("body", "query", "path", "form", "header"):
+        parts = parts[1:] or parts
+    return ".".join(parts)
+
+
+def _reason(message: str) -> str:
+    return message.removeprefix("Value error, ")
+
+
+def request_validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
+    """Pydantic's errors as {field, reason} items a person can act on."""
+    items = []
+    for err in exc.errors():
+        item: dict[str, Any] = {
+            "field": _field_name(tuple(err.get("loc", ()))),
+            "reason": _reason(err["msg"]),
+        }
+        if "input" in err and isinstance(err["input"], str | int | float | bool):
+            item["value"] = str(err["input"])
+        items.append(item)
+    return items
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Map every error to the one JSON shape."""
+
+    @app.exception_handler(DomainError)
+    async def _domain(_: Request, exc: DomainError) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
+        return JSONResponse(
+            error_body(exc.code, exc.message, exc.errors), status_code=exc.status_code, headers=headers
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = request_validation_errors(exc)
+        first = errors[0] if errors else {"field": "body", "reason": "invalid request"}
+        message = f"{first['field']}: {first['reason']}"
+        if len(errors) > 1:
+            message += f" (and {len(errors) - 1} more)"
+        return JSONResponse(error_body("validation_error", message, errors), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized"}.get(
+            exc.status_code, "http_error"
+        )
+        return JSONResponse(
+            error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
+        )

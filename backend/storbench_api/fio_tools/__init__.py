@@ -1,0 +1,1 @@
+"""fio tools domain."""

@@ -1,0 +1,29 @@
+"""Endpoints that put storbench's fio knowledge at the user's disposal."""
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from storbench_api.deps import CurrentPrincipal
+from storbench_api.fio_tools import service
+
+router = APIRouter(prefix="/fio", tags=["fio"])
+
+
+class JobsIn(BaseModel):
+    """Jobs to check, as JSON objects of fio options."""
+
+    jobs: list[dict[str, Any]] = Field(examples=[[{"name": "r", "rw": "randread", "bs": "4k"}]])
+
+
+class JobsOut(BaseModel):
+    """Jobs as storbench normalised them."""
+
+    jobs: list[dict[str, Any]]
+
+
+@router.post("/validate-jobs", response_model=JobsOut, summary="Validate and normalise fio jobs")
+def validate_jobs(body: JobsIn, principal: CurrentPrincipal) -> JobsOut:
+    """200 with the normalised jobs, or 422 with one error per offending option."""
+    return JobsOut(jobs=service.normalise_jobs(body.jobs))

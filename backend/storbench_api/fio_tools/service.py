@@ -1,0 +1,70 @@
+"""The backend's single door to the storbench_fio package: validation of jobs and texts."""
+
+from typing import Any
+
+from storbench_fio.job import FioJob, FioJobError, validate_job_dict
+
+from storbench_api.errors import Invalid
+from storbench_api.settings import get_settings
+
+
+def _option_errors(exc: FioJobError, prefix: str) -> list[dict[str, Any]]:
+    return [
+        {"option": e.option, "value": e.value, "reason": e.reason, "field": f"{prefix}{e.option}"}
+        for e in exc.errors
+    ]
+
+
+def _limit_errors(job: FioJob, prefix: str) -> list[dict[str, Any]]:
+    """Service-wide maxima, so a typo cannot tie a host up for days."""
+    settings = get_settings()
+    max_runtime_s = int(settings.max_runtime.total_seconds())
+    checks = [
+        ("numjobs", job.numjobs, settings.max_numjobs),
+        ("iodepth", job.iodepth, settings.max_iodepth),
+        ("runtime", job.runtime, max_runtime_s),
+    ]
+    return [
+        {
+            "option": option,
+            "value": str(value),
+            "reason": f"at most {limit} is allowed on this service",
+            "field": f"{prefix}{option}",
+        }
+        for option, value, limit in checks
+        if value is not None and value > limit
+    ]
+
+
+def normalise_jobs(raw_jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Validated, normalised job dicts; Invalid listing every offending option otherwise."""
+    settings = get_settings()
+    if not raw_jobs:
+        raise Invalid("a plan needs at least one fio job", [{"field": "jobs", "reason": "empty"}])
+    if len(raw_jobs) > settings.max_jobs_per_plan:
+        raise Invalid(
+            f"a plan may hold at most {settings.max_jobs_per_plan} jobs",
+            [{"field": "jobs", "reason": f"{len(raw_jobs)} jobs given"}],
+        )
+    errors: list[dict[str, Any]] = []
+    jobs: list[dict[str, Any]] = []
+    seen_names: set[str] = set()
+    for index, raw in enumerate(raw_jobs):
+        prefix = f"jobs.{index}."
+        try:
+            job = validate_job_dict(raw)
+        except FioJobError as exc:
+            errors.extend(_option_errors(exc, prefix))
+            continue
+        errors.extend(_limit_errors(job, prefix))
+        if job.name in seen_names:
+            errors.append(
+                {"option": "name", "value": job.name, "reason": "job names must be unique in a plan",
+                 "field": f"{prefix}name"}
+            )
+        seen_names.add(job.name)
+        jobs.append(job.model_dump(mode="json", exclude_none=True))
+    if errors:
+        first = errors[0]
+        raise Invalid(f"fio job rejected: {first['option']}={first['value']}: {first['reason']}", errors)
+    return jobs

@@ -1,0 +1,43 @@
+"""Queries for hosts."""
+
+from collections.abc import Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from storbench_api.models import Assignment, Host, RunStatus
+
+
+def list_hosts(db: Session, team_id: int, limit: int, offset: int) -> tuple[Sequence[Host], int]:
+    """A page of the team's hosts by name, and the total count."""
+    query = select(Host).where(Host.team_id == team_id)
+    total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
+    hosts = db.scalars(query.order_by(Host.name).limit(limit).offset(offset)).all()
+    return hosts, total
+
+
+def get_host(db: Session, team_id: int, host_id: int) -> Host | None:
+    """The team's host with this id."""
+    return db.scalar(select(Host).where(Host.team_id == team_id, Host.id == host_id))
+
+
+def host_by_name(db: Session, team_id: int, name: str) -> Host | None:
+    """The team's host with this name."""
+    return db.scalar(select(Host).where(Host.team_id == team_id, Host.name == name))
+
+
+def host_by_credential(db: Session, digest: str) -> Host | None:
+    """The host whose credential has this digest."""
+    return db.scalar(select(Host).where(Host.credential_hash == digest))
+
+
+def busy_host_ids(db: Session, host_ids: Sequence[int]) -> set[int]:
+    """Which of these hosts are running an assignment now."""
+    if not host_ids:
+        return set()
+    rows = db.scalars(
+        select(Assignment.host_id)
+        .where(Assignment.host_id.in_(host_ids), Assignment.status == RunStatus.running)
+        .distinct()
+    )
+    return set(rows)

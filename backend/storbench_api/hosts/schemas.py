@@ -1,0 +1,40 @@
+"""Host request and response bodies."""
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+HostStatus = Literal["online", "busy", "offline"]
+HOST_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$"
+
+
+class HostCreate(BaseModel):
+    """Register a host by name; its worker then authenticates with the returned token."""
+
+    name: str = Field(pattern=HOST_NAME_PATTERN, examples=["nas-client-01"])
+
+
+class HostOut(BaseModel):
+    """A host and whether its worker is reachable."""
+
+    id: int
+    name: str
+    status: HostStatus
+    last_seen_at: datetime | None
+    fio_version: str | None
+    facts: dict[str, Any]
+    created_at: datetime
+
+
+class HostCreated(HostOut):
+    """A newly registered host with its worker token, shown only this once."""
+
+    worker_token: str
+
+
+class HostList(BaseModel):
+    """A page of hosts."""
+
+    items: list[HostOut]
+    total: int

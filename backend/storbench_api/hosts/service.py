@@ -1,0 +1,104 @@
+"""Hosts: registration, credentials, liveness."""
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from storbench_api.db import utcnow
+from storbench_api.errors import Conflict, NotFound, Unauthorized
+from storbench_api.hosts import repository
+from storbench_api.hosts.schemas import HostOut, HostStatus
+from storbench_api.models import Host
+from storbench_api.security import new_token, token_digest
+from storbench_api.settings import get_settings
+
+
+def register_host(db: Session, team_id: int, name: str) -> tuple[Host, str]:
+    """A new host and its worker token (returned once, stored hashed)."""
+    if repository.host_by_name(db, team_id, name) is not None:
+        raise Conflict(f"a host named '{name}' already exists in this team")
+    token = new_token("sbh")
+    host = Host(team_id=team_id, name=name, credential_hash=token_digest(token), facts={})
+    db.add(host)
+    db.flush()
+    return host, token
+
+
+def rotate_credential(db: Session, host: Host) -> str:
+    """Replace a host's worker token; the old one stops working."""
+    token = new_token("sbh")
+    host.credential_hash = token_digest(token)
+    db.flush()
+    return token
+
+
+def host_for_credential(db: Session, token: str) -> Host:
+    """The host a worker token belongs to."""
+    host = repository.host_by_credential(db, token_digest(token))
+    if host is None:
+        raise Unauthorized("unknown host credential: register the host again or use its current token")
+    return host
+
+
+def get_host(db: Session, team_id: int, host_id: int) -> Host:
+    """The team's host, or 404."""
+    host = repository.get_host(db, team_id, host_id)
+    if host is None:
+        raise NotFound(f"host {host_id} not found")
+    return host
+
+
+def is_online(host: Host, now: datetime | None = None) -> bool:
+    """True when the host's worker sent a heartbeat recently."""
+    if host.last_seen_at is None:
+        return False
+    return (now or utcnow()) - host.last_seen_at <= get_settings().host_offline_after
+
+
+def host_status(host: Host, busy: bool) -> HostStatus:
+    """online / busy / offline as a user sees it."""
+    if not is_online(host):
+        return "offline"
+    return "busy" if busy else "online"
+
+
+def describe_hosts(db: Session, hosts: Sequence[Host]) -> list[HostOut]:
+    """Hosts with their live status."""
+    busy = repository.busy_host_ids(db, [h.id for h in hosts])
+    return [
+        HostOut(
+            id=h.id,
+            name=h.name,
+            status=host_status(h, h.id in busy),
+            last_seen_at=h.last_seen_at,
+            fio_version=h.fio_version,
+            facts=h.facts or {},
+            created_at=h.created_at,
+        )
+        for h in hosts
+    ]
+
+
+def record_heartbeat(host: Host, facts: dict[str, Any] | None, fio_version: str | None) -> None:
+    """Mark the host alive and keep the facts its worker reported."""
+    host.last_seen_at = utcnow()
+    if facts is not None:
+        host.facts = facts
+    if fio_version is not None:
+        host.fio_version = fio_version
+
+
+def offline_reason(host: Host) -> str:
+    """Why a host cannot take work now, in words a user can act on."""
+    if host.last_seen_at is None:
+        return (
+            f"the worker on host '{host.name}' has never connected: start it with "
+            f"'storbench-worker --server URL --token TOKEN --name {host.name}'"
+        )
+    ago = int((utcnow() - host.last_seen_at) / timedelta(seconds=1))
+    return (
+        f"the worker on host '{host.name}' is offline (last heartbeat {ago} s ago): "
+        "start storbench-worker on that host and try again"
+    )

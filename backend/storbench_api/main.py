@@ -1,0 +1,93 @@
+"""The FastAPI application: API under /api/v1, docs at /docs, the SPA everywhere else."""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from fastapi import APIRouter, FastAPI, Request, Response
+
+from storbench_api import __version__, health
+from storbench_api.auth.router import router as auth_router
+from storbench_api.errors import install_error_handlers
+from storbench_api.fio_tools.router import router as fio_router
+from storbench_api.hosts.router import router as hosts_router
+from storbench_api.plans.router import router as plans_router
+from storbench_api.presets.router import router as presets_router
+from storbench_api.runs.router import router as runs_router
+from storbench_api.settings import get_settings
+from storbench_api.spa import mount_spa
+from storbench_api.sweeper import sweep_forever
+from storbench_api.targets.router import router as targets_router
+from storbench_api.worker_api.router import router as worker_router
+
+API_PREFIX = "/api/v1"
+
+_SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+# The SPA runs no inline script; the docs page loads its own bundle from the same origin.
+_SPA_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'"
+)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Run the stuck-run sweeper for the life of the process."""
+    sweeper = asyncio.create_task(sweep_forever()) if app.state.run_sweeper else None
+    try:
+        yield
+    finally:
+        if sweeper is not None:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+
+
+def create_app(run_sweeper: bool = True) -> FastAPI:
+    """A configured application."""
+    settings = get_settings()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = FastAPI(
+        title="storbench",
+        version=__version__,
+        description="Storage benchmarking as a service: fio on your hosts, results in one history.",
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url="/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.run_sweeper = run_sweeper
+    install_error_handlers(app)
+
+    api = APIRouter(prefix=API_PREFIX)
+    for router in (
+        health.router,
+        auth_router,
+        hosts_router,
+        targets_router,
+        plans_router,
+        presets_router,
+        runs_router,
+        fio_router,
+        worker_router,
+    ):
+        api.include_router(router)
+    app.include_router(api)
+
+    @app.middleware("http")
+    async def security_headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        response.headers.update(_SECURITY_HEADERS)
+        if not request.url.path.startswith(("/docs", API_PREFIX)):
+            response.headers["Content-Security-Policy"] = _SPA_CSP
+        return response
+
+    mount_spa(app, settings.spa_dir)
+    return app

@@ -1,0 +1,27 @@
+"""ORM models; importing this package registers every table on Base.metadata."""
+
+from storbench_api.models.host import Host
+from storbench_api.models.plan import Plan
+from storbench_api.models.result import RawOutput, Result, ResultDirection
+from storbench_api.models.run import Assignment, AssignmentStatus, Run, RunStatus
+from storbench_api.models.target import Target, TargetKind
+from storbench_api.models.team import AuthToken, Membership, Role, Team, User
+
+__all__ = [
+    "Assignment",
+    "AssignmentStatus",
+    "AuthToken",
+    "Host",
+    "Membership",
+    "Plan",
+    "RawOutput",
+    "Result",
+    "ResultDirection",
+    "Role",
+    "Run",
+    "RunStatus",
+    "Target",
+    "TargetKind",
+    "Team",
+    "User",
+]

@@ -1,0 +1,24 @@
+"""Target hosts: machines that run a storbench worker."""
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from storbench_api.db import Base, TimestampMixin
+
+
+class Host(TimestampMixin, Base):
+    """A host registered by a team; its worker authenticates with a host credential."""
+
+    __tablename__ = "hosts"
+    __table_args__ = (UniqueConstraint("team_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(120))
+    credential_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    last_seen_at: Mapped[datetime | None]
+    fio_version: Mapped[str | None] = mapped_column(String(64))
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

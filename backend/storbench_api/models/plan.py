@@ -1,0 +1,22 @@
+"""Test plans: one or more fio jobs saved under a name."""
+
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from storbench_api.db import Base, TimestampMixin
+
+
+class Plan(TimestampMixin, Base):
+    """A saved list of normalised fio jobs."""
+
+    __tablename__ = "plans"
+    __table_args__ = (UniqueConstraint("team_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(120))
+    description: Mapped[str | None] = mapped_column(Text)
+    jobs: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    preset_id: Mapped[str | None] = mapped_column(String(80))

@@ -1,0 +1,83 @@
+"""Measured results: one row per job × host, one row per direction for comparison queries."""
+
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, LargeBinary, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from storbench_api.db import Base, TimestampMixin
+
+
+class RawOutput(TimestampMixin, Base):
+    """An fio output exactly as produced or uploaded, gzip-compressed; shared by its results."""
+
+    __tablename__ = "raw_outputs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    source_format: Mapped[str] = mapped_column(String(32))
+    size_bytes: Mapped[int] = mapped_column(BigInteger)
+    content_gz: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class Result(TimestampMixin, Base):
+    """What fio reported for one job on one host (or an imported output)."""
+
+    __tablename__ = "results"
+    __table_args__ = (UniqueConstraint("assignment_id", "job_index"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    assignment_id: Mapped[int | None] = mapped_column(
+        ForeignKey("assignments.id", ondelete="CASCADE"), index=True
+    )
+    host_id: Mapped[int | None] = mapped_column(ForeignKey("hosts.id", ondelete="SET NULL"))
+    target_id: Mapped[int | None] = mapped_column(ForeignKey("targets.id", ondelete="SET NULL"))
+    host_name: Mapped[str] = mapped_column(String(255))
+    job_name: Mapped[str] = mapped_column(String(120))
+    # Position in fio's output: clones of one job without group_reporting share a name.
+    job_index: Mapped[int] = mapped_column(default=0)
+    fio_version: Mapped[str | None] = mapped_column(String(64))
+    imported: Mapped[bool] = mapped_column(default=False)
+    # fio was stopped before the end (cancel, lost worker): figures cover only part of the run.
+    partial: Mapped[bool] = mapped_column(default=False)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    cpu: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Full per-direction detail (lat/clat/slat with every percentile), as the API returns it.
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+    raw_output_id: Mapped[int | None] = mapped_column(
+        ForeignKey("raw_outputs.id", ondelete="SET NULL"), index=True
+    )
+
+    directions: Mapped[list["ResultDirection"]] = relationship(
+        back_populates="result", lazy="raise", order_by="ResultDirection.direction"
+    )
+
+
+class ResultDirection(Base):
+    """Headline figures of one direction of a result, as columns to compare across history."""
+
+    __tablename__ = "result_directions"
+    __table_args__ = (UniqueConstraint("result_id", "direction"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id", ondelete="CASCADE"), index=True)
+    direction: Mapped[str] = mapped_column(String(8))
+    iops: Mapped[float] = mapped_column(Float)
+    bw_bytes: Mapped[float] = mapped_column(Float)
+    io_bytes: Mapped[int] = mapped_column(BigInteger)
+    runtime_ms: Mapped[int] = mapped_column(BigInteger)
+    total_ios: Mapped[int | None] = mapped_column(BigInteger)
+    lat_mean_ns: Mapped[float | None] = mapped_column(Float)
+    lat_min_ns: Mapped[float | None] = mapped_column(Float)
+    lat_max_ns: Mapped[float | None] = mapped_column(Float)
+    lat_stddev_ns: Mapped[float | None] = mapped_column(Float)
+    clat_p50_ns: Mapped[float | None] = mapped_column(Float)
+    clat_p90_ns: Mapped[float | None] = mapped_column(Float)
+    clat_p95_ns: Mapped[float | None] = mapped_column(Float)
+    clat_p99_ns: Mapped[float | None] = mapped_column(Float)
+    clat_p99_9_ns: Mapped[float | None] = mapped_column(Float)
+    clat_p99_99_ns: Mapped[float | None] = mapped_column(Float)
+
+    result: Mapped[Result] = relationship(back_populates="directions", lazy="raise")

@@ -1,0 +1,78 @@
+"""Runs of a plan on a target, and each host's share of a run."""
+
+import enum
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Enum, ForeignKey, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from storbench_api.db import Base, TimestampMixin
+from storbench_api.models.host import Host
+from storbench_api.models.target import Target
+
+
+class RunStatus(enum.StrEnum):
+    """Lifecycle of a run: queued → running → completed | failed | cancelled."""
+
+    queued = "queued"
+    running = "running"
+    completed = "completed"
+    failed = "failed"
+    cancelled = "cancelled"
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once the run can no longer change."""
+        return self in (RunStatus.completed, RunStatus.failed, RunStatus.cancelled)
+
+
+# A host's share of a run moves through the same states.
+AssignmentStatus = RunStatus
+
+
+class Run(TimestampMixin, Base):
+    """One execution of a list of fio jobs against a target."""
+
+    __tablename__ = "runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    target_id: Mapped[int] = mapped_column(ForeignKey("targets.id", ondelete="CASCADE"), index=True)
+    plan_id: Mapped[int | None] = mapped_column(ForeignKey("plans.id", ondelete="SET NULL"))
+    plan_name: Mapped[str | None] = mapped_column(String(120))
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    jobs: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    status: Mapped[RunStatus] = mapped_column(
+        Enum(RunStatus, native_enum=False, length=16), default=RunStatus.queued, index=True
+    )
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    error: Mapped[str | None] = mapped_column(Text)
+
+    target: Mapped[Target] = relationship(lazy="raise")
+    assignments: Mapped[list["Assignment"]] = relationship(
+        back_populates="run", lazy="raise", order_by="Assignment.id"
+    )
+
+
+class Assignment(TimestampMixin, Base):
+    """The part of a run one host executes; the worker fetches it by id."""
+
+    __tablename__ = "assignments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("hosts.id", ondelete="CASCADE"), index=True)
+    status: Mapped[AssignmentStatus] = mapped_column(
+        Enum(RunStatus, native_enum=False, length=16), default=RunStatus.queued, index=True
+    )
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    # When the server gives up on this assignment if it has not finished.
+    deadline_at: Mapped[datetime | None]
+    error: Mapped[str | None] = mapped_column(Text)
+    worker_info: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+    run: Mapped[Run] = relationship(back_populates="assignments", lazy="raise")
+    host: Mapped[Host] = relationship(lazy="raise")

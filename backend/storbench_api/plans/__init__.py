@@ -1,0 +1,1 @@
+"""plans domain."""

@@ -1,0 +1,37 @@
+"""Plan request and response bodies."""
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class PlanCreate(BaseModel):
+    """A named list of fio jobs; sizes may use fio's units (4k, 1M, 100%)."""
+
+    name: str = Field(min_length=1, max_length=120, examples=["NAS 4k random read"])
+    description: str | None = Field(default=None, max_length=4000)
+    jobs: list[dict[str, Any]] = Field(
+        min_length=1,
+        max_length=1000,
+        examples=[[{"name": "randread-4k", "rw": "randread", "bs": "4k", "iodepth": 32}]],
+    )
+    preset_id: str | None = Field(default=None, max_length=80)
+
+
+class PlanOut(BaseModel):
+    """A saved plan with normalised jobs."""
+
+    id: int
+    name: str
+    description: str | None
+    jobs: list[dict[str, Any]]
+    preset_id: str | None
+    created_at: datetime
+
+
+class PlanList(BaseModel):
+    """A page of plans."""
+
+    items: list[PlanOut]
+    total: int

@@ -1,0 +1,52 @@
+"""Result response bodies."""
+
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class LatencyOut(BaseModel):
+    """Latency statistics in nanoseconds; percentiles keyed "50", "99.9", …."""
+
+    min_ns: float
+    max_ns: float
+    mean_ns: float
+    stddev_ns: float
+    percentiles: dict[str, float]
+
+
+class DirectionOut(BaseModel):
+    """What one direction (read, write, trim) measured."""
+
+    iops: float
+    bw_bytes: float
+    io_bytes: int
+    runtime_ms: int
+    total_ios: int | None
+    lat_ns: LatencyOut | None
+    clat_ns: LatencyOut | None
+    slat_ns: LatencyOut | None
+
+
+class CpuOut(BaseModel):
+    """fio's own CPU use while measuring."""
+
+    usr_pct: float
+    sys_pct: float
+    ctx: int
+    majf: int | None = None
+    minf: int | None = None
+
+
+class ResultOut(BaseModel):
+    """One job's result on one host."""
+
+    id: int
+    job_name: str
+    host_name: str
+    fio_version: str | None
+    imported: bool
+    partial: bool
+    directions: dict[str, DirectionOut]
+    cpu: CpuOut | None
+    options: dict[str, Any]

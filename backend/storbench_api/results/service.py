@@ -1,0 +1,163 @@
+"""Turning fio output into stored results, and results into API bodies."""
+
+import gzip
+from typing import Any
+
+from sqlalchemy.orm import Session
+from storbench_fio.errors import ParseError
+from storbench_fio.models import DirectionResult, FioReport, LatencyStats
+from storbench_fio.results import parse_fio_output
+
+from storbench_api.errors import Invalid
+from storbench_api.models import RawOutput, Result, ResultDirection
+from storbench_api.results.schemas import CpuOut, DirectionOut, LatencyOut, ResultOut
+
+# Percentile keys kept as columns, and the column each lands in.
+_PERCENTILE_COLUMNS = {
+    "50": "clat_p50_ns",
+    "90": "clat_p90_ns",
+    "95": "clat_p95_ns",
+    "99": "clat_p99_ns",
+    "99.9": "clat_p99_9_ns",
+    "99.99": "clat_p99_99_ns",
+}
+
+
+def parse_output(text: str) -> FioReport:
+    """fio output parsed, or Invalid saying what could not be read."""
+    try:
+        report = parse_fio_output(text)
+    except ParseError as exc:
+        raise Invalid(f"fio output could not be read: {exc}") from exc
+    if not report.jobs:
+        raise Invalid("fio output holds no job results")
+    return report
+
+
+def _latency_detail(stats: LatencyStats | None) -> dict[str, Any] | None:
+    if stats is None:
+        return None
+    return stats.model_dump(mode="json")
+
+
+def _direction_detail(direction: DirectionResult) -> dict[str, Any]:
+    return {
+        "iops": direction.iops,
+        "bw_bytes": direction.bw_bytes,
+        "io_bytes": direction.io_bytes,
+        "runtime_ms": direction.runtime_ms,
+        "total_ios": direction.total_ios,
+        "lat_ns": _latency_detail(direction.lat_ns),
+        "clat_ns": _latency_detail(direction.clat_ns),
+        "slat_ns": _latency_detail(direction.slat_ns),
+    }
+
+
+def _direction_row(name: str, direction: DirectionResult) -> ResultDirection:
+    lat = direction.lat_ns
+    percentiles = direction.clat_ns.percentiles if direction.clat_ns else {}
+    row = ResultDirection(
+        direction=name,
+        iops=direction.iops,
+        bw_bytes=direction.bw_bytes,
+        io_bytes=direction.io_bytes,
+        runtime_ms=direction.runtime_ms,
+        total_ios=direction.total_ios,
+        lat_mean_ns=lat.mean_ns if lat else None,
+        lat_min_ns=lat.min_ns if lat else None,
+        lat_max_ns=lat.max_ns if lat else None,
+        lat_stddev_ns=lat.stddev_ns if lat else None,
+    )
+    for key, column in _PERCENTILE_COLUMNS.items():
+        setattr(row, column, percentiles.get(key))
+    return row
+
+
+def store_report(
+    db: Session,
+    *,
+    team_id: int,
+    raw_text: str,
+    report: FioReport,
+    run_id: int | None = None,
+    assignment_id: int | None = None,
+    host_id: int | None = None,
+    host_name: str | None = None,
+    target_id: int | None = None,
+    imported: bool = False,
+    partial: bool = False,
+) -> list[Result]:
+    """Store the raw output once and one result per job; flushed, not committed."""
+    raw_bytes = raw_text.encode()
+    raw = RawOutput(
+        team_id=team_id,
+        source_format=report.source_format,
+        size_bytes=len(raw_bytes),
+        content_gz=gzip.compress(raw_bytes, compresslevel=6),
+    )
+    db.add(raw)
+    db.flush()
+    results = []
+    for index, job in enumerate(report.jobs):
+        result = Result(
+            team_id=team_id,
+            run_id=run_id,
+            assignment_id=assignment_id,
+            host_id=host_id,
+            target_id=target_id,
+            host_name=job.hostname or host_name or "unknown",
+            job_name=job.name,
+            job_index=index,
+            fio_version=report.fio_version,
+            imported=imported,
+            partial=partial,
+            options={**report.global_options, **job.job_options},
+            cpu=job.cpu.model_dump(mode="json") if job.cpu else {},
+            detail={name: _direction_detail(d) for name, d in job.directions.items()},
+            raw_output_id=raw.id,
+        )
+        result.directions = [_direction_row(name, d) for name, d in job.directions.items()]
+        db.add(result)
+        results.append(result)
+    db.flush()
+    return results
+
+
+def _latency_out(detail: dict[str, Any] | None) -> LatencyOut | None:
+    if detail is None:
+        return None
+    return LatencyOut(
+        min_ns=detail["min_ns"],
+        max_ns=detail["max_ns"],
+        mean_ns=detail["mean_ns"],
+        stddev_ns=detail["stddev_ns"],
+        percentiles=detail.get("percentiles") or {},
+    )
+
+
+def describe(result: Result) -> ResultOut:
+    """A result as the API shows it (histograms stay in storage)."""
+    directions = {
+        name: DirectionOut(
+            iops=d["iops"],
+            bw_bytes=d["bw_bytes"],
+            io_bytes=d["io_bytes"],
+            runtime_ms=d["runtime_ms"],
+            total_ios=d["total_ios"],
+            lat_ns=_latency_out(d.get("lat_ns")),
+            clat_ns=_latency_out(d.get("clat_ns")),
+            slat_ns=_latency_out(d.get("slat_ns")),
+        )
+        for name, d in result.detail.items()
+    }
+    return ResultOut(
+        id=result.id,
+        job_name=result.job_name,
+        host_name=result.host_name,
+        fio_version=result.fio_version,
+        imported=result.imported,
+        partial=result.partial,
+        directions=directions,
+        cpu=CpuOut(**result.cpu) if result.cpu else None,
+        options=result.options,
+    )

@@ -1,0 +1,77 @@
+"""Queries for runs and assignments."""
+
+from collections.abc import Sequence
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, joinedload, selectinload
+
+from storbench_api.models import Assignment, Result, Run, RunStatus, Target
+
+_RUN_LOADS = (
+    joinedload(Run.target).joinedload(Target.host),
+    selectinload(Run.assignments).joinedload(Assignment.host),
+)
+
+
+def list_runs(
+    db: Session,
+    team_id: int,
+    limit: int,
+    offset: int,
+    status: RunStatus | None = None,
+    target_id: int | None = None,
+) -> tuple[Sequence[Run], int]:
+    """A page of the team's runs, newest first, and the total count."""
+    query = select(Run).where(Run.team_id == team_id)
+    if status is not None:
+        query = query.where(Run.status == status)
+    if target_id is not None:
+        query = query.where(Run.target_id == target_id)
+    total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = db.scalars(query.options(*_RUN_LOADS).order_by(Run.id.desc()).limit(limit).offset(offset))
+    return rows.unique().all(), total
+
+
+def get_run(db: Session, team_id: int, run_id: int, for_update: bool = False) -> Run | None:
+    """The team's run with its target, host and assignments."""
+    query = select(Run).options(*_RUN_LOADS).where(Run.team_id == team_id, Run.id == run_id)
+    if for_update:
+        query = query.with_for_update(of=Run)
+    return db.scalars(query).unique().one_or_none()
+
+
+def get_assignment_for_host(db: Session, host_id: int, assignment_id: int) -> Assignment | None:
+    """An assignment, only if it belongs to this host; with its run and target loaded."""
+    return db.scalar(
+        select(Assignment)
+        .options(
+            joinedload(Assignment.run).joinedload(Run.target).joinedload(Target.host),
+            joinedload(Assignment.run).selectinload(Run.assignments).joinedload(Assignment.host),
+            joinedload(Assignment.host),
+        )
+        .where(Assignment.id == assignment_id, Assignment.host_id == host_id)
+        .with_for_update(of=Assignment)
+    )
+
+
+def results_of_runs(db: Session, run_ids: Sequence[int]) -> Sequence[Result]:
+    """Every result of these runs, in fio's output order."""
+    if not run_ids:
+        return []
+    return db.scalars(
+        select(Result)
+        .where(Result.run_id.in_(run_ids))
+        .order_by(Result.run_id, Result.assignment_id, Result.job_index)
+    ).all()
+
+
+def unfinished_assignments(db: Session) -> Sequence[Assignment]:
+    """Queued or running assignments with their hosts and runs, for the sweeper to judge."""
+    return db.scalars(
+        select(Assignment)
+        .options(
+            joinedload(Assignment.host),
+            joinedload(Assignment.run).selectinload(Run.assignments).joinedload(Assignment.host),
+        )
+        .where(Assignment.status.in_([RunStatus.queued, RunStatus.running]))
+        .order_by(Assignment.id)
+    ).all()

@@ -1,0 +1,50 @@
+"""Run endpoints."""
+
+from fastapi import APIRouter, Query, status
+
+from storbench_api.deps import DB, CurrentPrincipal
+from storbench_api.models import RunStatus
+from storbench_api.runs import repository, service, tasks
+from storbench_api.runs.schemas import RunCreate, RunList, RunOut
+
+router = APIRouter(prefix="/runs", tags=["runs"])
+
+
+@router.get("", response_model=RunList, summary="List runs, newest first")
+def list_runs(
+    db: DB,
+    principal: CurrentPrincipal,
+    status: RunStatus | None = None,
+    target_id: int | None = None,
+    limit: int = Query(50, ge=1, le=500),
+    offset: int = Query(0, ge=0),
+) -> RunList:
+    """Runs without their results; filter by status or target."""
+    runs, total = repository.list_runs(db, principal.team_id, limit, offset, status, target_id)
+    return RunList(items=service.describe_runs(db, runs, with_results=False), total=total)
+
+
+@router.post(
+    "", response_model=RunOut, status_code=status.HTTP_201_CREATED, summary="Start a run"
+)
+def start_run(body: RunCreate, db: DB, principal: CurrentPrincipal) -> RunOut:
+    """Queue a plan, preset or inline jobs on a target; its host's worker runs fio."""
+    run, _ = service.start_run(db, principal, body)
+    db.commit()
+    tasks.dispatch_run(db, run)
+    return service.describe_runs(db, [run], with_results=False)[0]
+
+
+@router.get("/{run_id}", response_model=RunOut, summary="A run with its results")
+def get_run(run_id: int, db: DB, principal: CurrentPrincipal) -> RunOut:
+    """Status, timings, error and the measured results."""
+    run = service.get_run(db, principal.team_id, run_id)
+    return service.describe_runs(db, [run], with_results=True)[0]
+
+
+@router.post("/{run_id}/cancel", response_model=RunOut, summary="Cancel a run")
+def cancel_run(run_id: int, db: DB, principal: CurrentPrincipal) -> RunOut:
+    """Stop a queued or running run; fio is stopped on its host."""
+    run = service.cancel_run(db, principal, run_id)
+    db.commit()
+    return service.describe_runs(db, [run], with_results=True)[0]

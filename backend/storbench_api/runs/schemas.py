@@ -1,0 +1,65 @@
+"""Run request and response bodies."""
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field, model_validator
+
+from storbench_api.models import RunStatus, TargetKind
+from storbench_api.results.schemas import ResultOut
+
+
+class RunCreate(BaseModel):
+    """Start a run on a target from a saved plan, a preset, or inline jobs (exactly one)."""
+
+    target_id: int
+    plan_id: int | None = None
+    preset_id: str | None = Field(default=None, max_length=80)
+    jobs: list[dict[str, Any]] | None = Field(default=None, max_length=1000)
+
+    @model_validator(mode="after")
+    def _exactly_one_source(self) -> "RunCreate":
+        given = [n for n in ("plan_id", "preset_id", "jobs") if getattr(self, n) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of plan_id, preset_id or jobs")
+        return self
+
+
+class TargetRef(BaseModel):
+    """The target a run used."""
+
+    id: int
+    name: str
+    path: str
+    kind: TargetKind
+
+
+class HostRef(BaseModel):
+    """The host a run used."""
+
+    id: int
+    name: str
+
+
+class RunOut(BaseModel):
+    """A run with its status and, once measured, its results."""
+
+    id: int
+    status: RunStatus
+    plan_id: int | None
+    plan_name: str | None
+    target: TargetRef
+    host: HostRef
+    jobs: list[dict[str, Any]]
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    error: str | None
+    results: list[ResultOut]
+
+
+class RunList(BaseModel):
+    """A page of runs, newest first."""
+
+    items: list[RunOut]
+    total: int

@@ -1,0 +1,269 @@
+"""Runs: starting, cancelling, and every status transition of runs and assignments."""
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+from storbench_fio.presets import get_preset
+
+from storbench_api.auth.service import Principal
+from storbench_api.db import utcnow
+from storbench_api.errors import Conflict, Invalid, NotFound
+from storbench_api.fio_tools.service import normalise_jobs
+from storbench_api.hosts.service import is_online, offline_reason
+from storbench_api.models import Assignment, Result, Run, RunStatus, Target
+from storbench_api.plans import service as plans_service
+from storbench_api.results import service as results_service
+from storbench_api.runs import repository
+from storbench_api.runs.schemas import HostRef, RunCreate, RunOut, TargetRef
+from storbench_api.settings import get_settings
+from storbench_api.targets import repository as targets_repository
+
+
+def _jobs_for(db: Session, team_id: int, body: RunCreate) -> tuple[list[dict[str, Any]], int | None, str | None]:
+    """The normalised jobs to run, with the plan id and name they came from."""
+    if body.plan_id is not None:
+        plan = plans_service.get_plan(db, team_id, body.plan_id)
+        return normalise_jobs(plan.jobs), plan.id, plan.name
+    if body.preset_id is not None:
+        preset = get_preset(body.preset_id)
+        if preset is None:
+            raise Invalid(
+                f"unknown preset '{body.preset_id}'",
+                [{"field": "preset_id", "value": body.preset_id, "reason": "see GET /api/v1/presets"}],
+            )
+        jobs = [job.model_dump(mode="json", exclude_none=True) for job in preset.jobs]
+        return normalise_jobs(jobs), None, preset.name
+    return normalise_jobs(body.jobs or []), None, None
+
+
+def expected_duration(jobs: Sequence[dict[str, Any]]) -> timedelta:
+    """How long fio should take for these jobs, run one after another."""
+    max_runtime = get_settings().max_runtime
+    total = timedelta()
+    for job in jobs:
+        runtime = job.get("runtime")
+        seconds = (runtime if runtime is not None else max_runtime.total_seconds()) + (
+            job.get("ramp_time") or 0
+        ) + (job.get("startdelay") or 0)
+        total += timedelta(seconds=seconds)
+    return total
+
+
+def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, Assignment]:
+    """A queued run and its host's assignment; the caller commits, then enqueues."""
+    principal.require_write()
+    target = targets_repository.get_target(db, principal.team_id, body.target_id)
+    if target is None:
+        raise Invalid(
+            f"target {body.target_id} does not exist in this team",
+            [{"field": "target_id", "value": str(body.target_id), "reason": "unknown target"}],
+        )
+    jobs, plan_id, plan_name = _jobs_for(db, principal.team_id, body)
+    if not is_online(target.host):
+        raise Conflict(offline_reason(target.host))
+    run = Run(
+        team_id=principal.team_id,
+        target_id=target.id,
+        plan_id=plan_id,
+        plan_name=plan_name,
+        created_by_id=principal.user_id,
+        jobs=jobs,
+        status=RunStatus.queued,
+    )
+    run.target = target
+    assignment = Assignment(host_id=target.host_id, status=RunStatus.queued, worker_info={})
+    assignment.host = target.host
+    run.assignments = [assignment]
+    db.add(run)
+    db.flush()
+    return run, assignment
+
+
+def get_run(db: Session, team_id: int, run_id: int) -> Run:
+    """The team's run, or 404."""
+    run = repository.get_run(db, team_id, run_id)
+    if run is None:
+        raise NotFound(f"run {run_id} not found")
+    return run
+
+
+def _finish_assignment(assignment: Assignment, status: RunStatus, error: str | None = None) -> None:
+    assignment.status = status
+    assignment.finished_at = utcnow()
+    if error:
+        assignment.error = error
+
+
+def _refresh_run_status(run: Run) -> None:
+    """Derive a run's status from its assignments: the one place a run changes state."""
+    if run.status.is_terminal:
+        return
+    states = [a.status for a in run.assignments]
+    now = utcnow()
+    if any(s == RunStatus.running for s in states) or (
+        any(s.is_terminal for s in states) and not all(s.is_terminal for s in states)
+    ):
+        if run.status == RunStatus.queued:
+            run.status = RunStatus.running
+            run.started_at = min((a.started_at for a in run.assignments if a.started_at), default=now)
+        return
+    if not all(s.is_terminal for s in states):
+        return
+    failed = [a for a in run.assignments if a.status == RunStatus.failed]
+    if failed:
+        run.status = RunStatus.failed
+        run.error = "; ".join(f"{a.host.name}: {a.error}" for a in failed)
+    elif all(s == RunStatus.cancelled for s in states):
+        run.status = RunStatus.cancelled
+    else:
+        run.status = RunStatus.completed
+    run.finished_at = now
+    if run.started_at is None:
+        run.started_at = min((a.started_at for a in run.assignments if a.started_at), default=None)
+
+
+def cancel_run(db: Session, principal: Principal, run_id: int) -> Run:
+    """Cancel a queued or running run; its workers stop fio when they next check."""
+    principal.require_write()
+    run = repository.get_run(db, principal.team_id, run_id, for_update=True)
+    if run is None:
+        raise NotFound(f"run {run_id} not found")
+    if run.status.is_terminal:
+        raise Conflict(f"run {run_id} is already {run.status}; only queued or running runs can be cancelled")
+    for assignment in run.assignments:
+        if not assignment.status.is_terminal:
+            _finish_assignment(assignment, RunStatus.cancelled, "cancelled by " + principal.email)
+    run.status = RunStatus.cancelled
+    run.error = f"cancelled by {principal.email}"
+    run.finished_at = utcnow()
+    db.flush()
+    return run
+
+
+def fail_undispatchable(db: Session, run: Run, reason: str) -> None:
+    """Mark a run failed because its work could not be handed to the broker."""
+    for assignment in run.assignments:
+        if not assignment.status.is_terminal:
+            _finish_assignment(assignment, RunStatus.failed, reason)
+    _refresh_run_status(run)
+    db.flush()
+
+
+def describe_runs(db: Session, runs: Sequence[Run], with_results: bool) -> list[RunOut]:
+    """Runs as the API shows them, with results when asked."""
+    results_by_run: dict[int, list[Result]] = {}
+    if with_results:
+        for result in repository.results_of_runs(db, [r.id for r in runs]):
+            results_by_run.setdefault(result.run_id or 0, []).append(result)
+    return [_describe(run, results_by_run.get(run.id, [])) for run in runs]
+
+
+def _describe(run: Run, results: Sequence[Result]) -> RunOut:
+    target: Target = run.target
+    return RunOut(
+        id=run.id,
+        status=run.status,
+        plan_id=run.plan_id,
+        plan_name=run.plan_name,
+        target=TargetRef(id=target.id, name=target.name, path=target.path, kind=target.kind),
+        host=HostRef(id=target.host.id, name=target.host.name),
+        jobs=run.jobs,
+        created_at=run.created_at,
+        started_at=run.started_at,
+        finished_at=run.finished_at,
+        error=run.error,
+        results=[results_service.describe(r) for r in results],
+    )
+
+
+# ---- transitions reported by workers -------------------------------------------------
+
+
+def assignment_for_host(db: Session, host_id: int, assignment_id: int) -> Assignment:
+    """An assignment of this host, or 404 (another host's work is invisible)."""
+    assignment = repository.get_assignment_for_host(db, host_id, assignment_id)
+    if assignment is None:
+        raise NotFound(f"assignment {assignment_id} not found for this host")
+    return assignment
+
+
+def mark_started(db: Session, assignment: Assignment) -> None:
+    """The worker is starting fio; set the deadline the sweeper enforces."""
+    if assignment.status != RunStatus.queued:
+        raise Conflict(f"assignment {assignment.id} is {assignment.status}; it cannot start")
+    now = utcnow()
+    assignment.status = RunStatus.running
+    assignment.started_at = now
+    assignment.deadline_at = now + expected_duration(assignment.run.jobs) + get_settings().run_deadline_grace
+    _refresh_run_status(assignment.run)
+    db.flush()
+
+
+def record_output(
+    db: Session, assignment: Assignment, fio_output: str, stopped_early: str | None = None
+) -> list[Result]:
+    """Store fio's output for an assignment, once; repeated uploads are acknowledged."""
+    existing = repository.results_of_runs(db, [assignment.run_id])
+    already = [r for r in existing if r.assignment_id == assignment.id]
+    if already:
+        return list(already)
+    report = results_service.parse_output(fio_output)
+    run = assignment.run
+    results = results_service.store_report(
+        db,
+        team_id=run.team_id,
+        raw_text=fio_output,
+        report=report,
+        run_id=run.id,
+        assignment_id=assignment.id,
+        host_id=assignment.host_id,
+        host_name=assignment.host.name,
+        target_id=run.target_id,
+        partial=stopped_early is not None,
+    )
+    failed_jobs = [j.name for j in report.jobs if j.error]
+    if assignment.status == RunStatus.running:
+        if stopped_early:
+            _finish_assignment(assignment, RunStatus.failed, f"{stopped_early}; partial results kept")
+        elif failed_jobs:
+            _finish_assignment(assignment, RunStatus.failed, f"fio reported errors in jobs: {', '.join(failed_jobs)}")
+        else:
+            _finish_assignment(assignment, RunStatus.completed)
+    _refresh_run_status(run)
+    db.flush()
+    return results
+
+
+def record_failure(db: Session, assignment: Assignment, reason: str) -> None:
+    """The worker could not run the assignment; keep its reason."""
+    if assignment.status.is_terminal:
+        return
+    _finish_assignment(assignment, RunStatus.failed, reason.strip()[:4000] or "worker reported a failure")
+    _refresh_run_status(assignment.run)
+    db.flush()
+
+
+def sweep_stuck_assignments(db: Session, now: datetime | None = None) -> int:
+    """Fail assignments no worker will finish: never picked up, host lost, or past deadline."""
+    settings = get_settings()
+    now = now or utcnow()
+    swept = 0
+    for assignment in repository.unfinished_assignments(db):
+        reason = None
+        host = assignment.host
+        if assignment.status == RunStatus.queued:
+            waited = now - assignment.created_at
+            if waited > settings.dispatch_timeout and not is_online(host, now):
+                reason = f"no worker picked the run up within {int(waited.total_seconds())} s: " + offline_reason(host)
+        elif not is_online(host, now):
+            reason = f"lost contact with the worker on host '{host.name}' while fio was running"
+        elif assignment.deadline_at is not None and now > assignment.deadline_at:
+            reason = "the run exceeded its deadline (expected duration plus grace) and was abandoned"
+        if reason:
+            _finish_assignment(assignment, RunStatus.failed, reason)
+            _refresh_run_status(assignment.run)
+            swept += 1
+    db.flush()
+    return swept

@@ -1,0 +1,85 @@
+"""One typed settings object for the API service, read from STORBENCH_* variables."""
+
+from datetime import timedelta
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, computed_field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_ADMIN_PASSWORD = "storbench"
+DEFAULT_SECRET = "embedded-development-secret"
+
+
+class Settings(BaseSettings):
+    """Service configuration; the defaults are the embedded mode `make up` runs."""
+
+    model_config = SettingsConfigDict(env_prefix="STORBENCH_", extra="ignore")
+
+    # Storage of state
+    data_dir: Path = REPO_ROOT / "var"
+    database_url: str = ""
+    broker_url: str = ""
+    # What workers are told to connect to; defaults to broker_url.
+    worker_broker_url: str = ""
+    secret_key: str = DEFAULT_SECRET
+
+    # First admin, created when the database has no user yet
+    admin_email: str = "admin@storbench.local"
+    admin_password: str = DEFAULT_ADMIN_PASSWORD
+    default_team_name: str = "Default team"
+
+    # Sessions
+    token_ttl: timedelta = timedelta(hours=12)
+
+    # Workers and runs
+    heartbeat_interval: timedelta = timedelta(seconds=10)
+    missed_heartbeats_offline: Annotated[int, Field(ge=1, le=100)] = 3
+    dispatch_timeout: timedelta = timedelta(seconds=120)
+    run_deadline_grace: timedelta = timedelta(seconds=120)
+    sweep_interval: timedelta = timedelta(seconds=5)
+
+    # Limits applied to every fio job (the worker applies its own too)
+    max_numjobs: Annotated[int, Field(ge=1)] = 64
+    max_iodepth: Annotated[int, Field(ge=1)] = 1024
+    max_runtime: timedelta = timedelta(hours=1)
+    max_jobs_per_plan: Annotated[int, Field(ge=1, le=1000)] = 32
+
+    # Web
+    spa_dir: Path = REPO_ROOT / "frontend" / "dist"
+    cors_origins: list[str] = []
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def effective_database_url(self) -> str:
+        """The database URL, defaulting to a SQLite file in data_dir."""
+        return self.database_url or f"sqlite:///{self.data_dir / 'storbench.db'}"
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def effective_broker_url(self) -> str:
+        """The broker URL, defaulting to kombu's filesystem transport in data_dir."""
+        return self.broker_url or "filesystem://"
+
+    @property
+    def broker_folder(self) -> Path:
+        """Folder the embedded filesystem broker exchanges messages in."""
+        return self.data_dir / "broker"
+
+    @property
+    def mode(self) -> Literal["embedded", "production"]:
+        """Embedded when the database is SQLite; production otherwise."""
+        return "embedded" if self.effective_database_url.startswith("sqlite") else "production"
+
+    @property
+    def host_offline_after(self) -> timedelta:
+        """A host is offline once this long has passed without a heartbeat."""
+        return self.heartbeat_interval * self.missed_heartbeats_offline
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()

@@ -1,0 +1,39 @@
+"""Storage target endpoints."""
+
+from fastapi import APIRouter, Query, status
+
+from storbench_api.deps import DB, CurrentPrincipal
+from storbench_api.targets import repository, service
+from storbench_api.targets.schemas import TargetCreate, TargetList, TargetOut
+
+router = APIRouter(prefix="/targets", tags=["targets"])
+
+
+@router.get("", response_model=TargetList, summary="List the team's storage targets")
+def list_targets(
+    db: DB,
+    principal: CurrentPrincipal,
+    host_id: int | None = None,
+    limit: int = Query(100, ge=1, le=500),
+    offset: int = Query(0, ge=0),
+) -> TargetList:
+    """Targets with their host names."""
+    targets, total = repository.list_targets(db, principal.team_id, limit, offset, host_id)
+    return TargetList(items=[service.describe(t) for t in targets], total=total)
+
+
+@router.post(
+    "", response_model=TargetOut, status_code=status.HTTP_201_CREATED, summary="Create a target"
+)
+def create_target(body: TargetCreate, db: DB, principal: CurrentPrincipal) -> TargetOut:
+    """A directory or block device on one of the team's hosts."""
+    principal.require_write()
+    target = service.create_target(db, principal.team_id, body)
+    db.commit()
+    return service.describe(target)
+
+
+@router.get("/{target_id}", response_model=TargetOut, summary="One target")
+def get_target(target_id: int, db: DB, principal: CurrentPrincipal) -> TargetOut:
+    """A target with its host."""
+    return service.describe(service.get_target(db, principal.team_id, target_id))

@@ -1,0 +1,59 @@
+"""Target request and response bodies."""
+
+import posixpath
+from datetime import datetime
+
+from pydantic import BaseModel, Field, field_validator
+
+from storbench_api.models import TargetKind
+
+
+class TargetCreate(BaseModel):
+    """A directory or block device on one of the team's hosts."""
+
+    name: str = Field(min_length=1, max_length=120, examples=["nas-perf-01 /mnt/nas"])
+    host_id: int
+    path: str = Field(min_length=1, max_length=1024, examples=["/mnt/nas/storbench"])
+    kind: TargetKind = TargetKind.directory
+    storage_class: str | None = Field(default=None, max_length=120)
+    description: str | None = Field(default=None, max_length=2000)
+
+    @field_validator("name")
+    @classmethod
+    def _strip_name(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("name must not be blank")
+        return value
+
+    @field_validator("path")
+    @classmethod
+    def _absolute_normalised(cls, value: str) -> str:
+        value = value.strip()
+        if not value.startswith("/"):
+            raise ValueError("path must be absolute, e.g. /mnt/nas/storbench or /dev/vdb")
+        if "\x00" in value or any(part == ".." for part in value.split("/")):
+            raise ValueError("path must not contain '..' or NUL characters")
+        return posixpath.normpath(value)
+
+
+class TargetOut(BaseModel):
+    """A storage target as listed."""
+
+    id: int
+    name: str
+    host_id: int
+    host_name: str
+    path: str
+    kind: TargetKind
+    storage_class: str | None
+    description: str | None
+    destructive: bool
+    created_at: datetime
+
+
+class TargetList(BaseModel):
+    """A page of targets."""
+
+    items: list[TargetOut]
+    total: int

@@ -1,0 +1,1 @@
+"""teams domain."""

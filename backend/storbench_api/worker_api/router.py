@@ -1,0 +1,107 @@
+"""Endpoints workers call with their host credential; a host only ever sees its own work."""
+
+from fastapi import APIRouter
+
+from storbench_api.broker import celery_config, host_queue
+from storbench_api.deps import DB, CurrentHost
+from storbench_api.hosts.service import record_heartbeat
+from storbench_api.models import Assignment
+from storbench_api.runs import service as runs_service
+from storbench_api.settings import get_settings
+from storbench_api.worker_api.schemas import (
+    AssignmentOut,
+    AssignmentState,
+    AssignmentTarget,
+    FailureIn,
+    FioOutputIn,
+    Heartbeat,
+    Stored,
+    WorkerIdentity,
+)
+
+router = APIRouter(prefix="/worker", tags=["worker"])
+
+
+def _assignment_out(assignment: Assignment) -> AssignmentOut:
+    target = assignment.run.target
+    return AssignmentOut(
+        id=assignment.id,
+        run_id=assignment.run_id,
+        status=assignment.status,
+        target=AssignmentTarget(path=target.path, kind=target.kind, destructive=target.destructive),
+        jobs=assignment.run.jobs,
+    )
+
+
+@router.get("/me", response_model=WorkerIdentity, summary="The calling worker's host and queue")
+def whoami(host: CurrentHost) -> WorkerIdentity:
+    """The host this credential belongs to, its queue and broker settings."""
+    settings = get_settings()
+    config = celery_config(settings)
+    if settings.worker_broker_url:
+        config["broker_url"] = settings.worker_broker_url
+    return WorkerIdentity(
+        host_id=host.id,
+        name=host.name,
+        queue=host_queue(host.id),
+        heartbeat_interval_s=settings.heartbeat_interval.total_seconds(),
+        celery=config,
+    )
+
+
+@router.post("/heartbeat", response_model=WorkerIdentity, summary="Report liveness and host facts")
+def heartbeat(body: Heartbeat, host: CurrentHost, db: DB) -> WorkerIdentity:
+    """Mark the host online; facts feed comparisons."""
+    record_heartbeat(host, body.facts, body.fio_version)
+    db.commit()
+    return whoami(host)
+
+
+@router.get("/assignments/{assignment_id}", response_model=AssignmentOut, summary="Fetch an assignment")
+def get_assignment(assignment_id: int, host: CurrentHost, db: DB) -> AssignmentOut:
+    """The jobs and target of one of this host's assignments."""
+    return _assignment_out(runs_service.assignment_for_host(db, host.id, assignment_id))
+
+
+@router.get(
+    "/assignments/{assignment_id}/state", response_model=AssignmentState, summary="Should fio go on?"
+)
+def assignment_state(assignment_id: int, host: CurrentHost, db: DB) -> AssignmentState:
+    """Polled while fio runs; 'cancelled' tells the worker to stop fio."""
+    assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
+    return AssignmentState(id=assignment.id, status=assignment.status)
+
+
+@router.post(
+    "/assignments/{assignment_id}/start", response_model=AssignmentOut, summary="fio is starting"
+)
+def start_assignment(assignment_id: int, host: CurrentHost, db: DB) -> AssignmentOut:
+    """Mark the assignment running; 409 if it was cancelled meanwhile."""
+    assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
+    runs_service.mark_started(db, assignment)
+    record_heartbeat(host, None, None)
+    db.commit()
+    return _assignment_out(assignment)
+
+
+@router.post(
+    "/assignments/{assignment_id}/result", response_model=Stored, summary="Upload fio's output"
+)
+def upload_result(assignment_id: int, body: FioOutputIn, host: CurrentHost, db: DB) -> Stored:
+    """Store the output once; uploading the same assignment again is acknowledged, not duplicated."""
+    assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
+    results = runs_service.record_output(db, assignment, body.fio_output, body.stopped_early)
+    record_heartbeat(host, None, None)
+    db.commit()
+    return Stored(results=len(results))
+
+
+@router.post(
+    "/assignments/{assignment_id}/failure", response_model=AssignmentState, summary="Report a failure"
+)
+def report_failure(assignment_id: int, body: FailureIn, host: CurrentHost, db: DB) -> AssignmentState:
+    """The assignment could not run; the run is marked failed with this reason."""
+    assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
+    runs_service.record_failure(db, assignment, body.reason)
+    db.commit()
+    return AssignmentState(id=assignment.id, status=assignment.status)

@@ -1,0 +1,69 @@
+"""Bodies exchanged with storbench workers."""
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from storbench_api.models import RunStatus, TargetKind
+
+
+class WorkerIdentity(BaseModel):
+    """Who a worker is and how it reaches the broker."""
+
+    host_id: int
+    name: str
+    queue: str
+    heartbeat_interval_s: float
+    celery: dict[str, Any]
+
+
+class Heartbeat(BaseModel):
+    """A worker's periodic sign of life with the facts of its host."""
+
+    fio_version: str | None = Field(default=None, max_length=64)
+    facts: dict[str, Any] | None = None
+
+
+class AssignmentTarget(BaseModel):
+    """Where the worker runs fio."""
+
+    path: str
+    kind: TargetKind
+    destructive: bool
+
+
+class AssignmentOut(BaseModel):
+    """The work a host must do for one run."""
+
+    id: int
+    run_id: int
+    status: RunStatus
+    target: AssignmentTarget
+    jobs: list[dict[str, Any]]
+
+
+class AssignmentState(BaseModel):
+    """Whether the worker should go on."""
+
+    id: int
+    status: RunStatus
+
+
+class FioOutputIn(BaseModel):
+    """fio's complete output for an assignment."""
+
+    fio_output: str = Field(min_length=1, max_length=64 * 1024 * 1024)
+    # Set when fio was stopped before the end: what was measured is kept, marked partial.
+    stopped_early: str | None = Field(default=None, max_length=2000)
+
+
+class FailureIn(BaseModel):
+    """Why the worker could not run an assignment."""
+
+    reason: str = Field(min_length=1, max_length=8000)
+
+
+class Stored(BaseModel):
+    """Acknowledgement of an upload."""
+
+    results: int

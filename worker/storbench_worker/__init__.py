@@ -1,0 +1,3 @@
+"""storbench worker: executes fio on a target host for the storbench service."""
+
+__version__ = "0.1.0"

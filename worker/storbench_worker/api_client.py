@@ -1,0 +1,94 @@
+"""The worker's HTTP client to the storbench API, authenticated as its host."""
+
+import time
+from typing import Any
+
+import httpx
+
+
+class ServerRefused(Exception):
+    """The server answered with an error that retrying will not fix."""
+
+    def __init__(self, status_code: int, message: str) -> None:
+        super().__init__(f"server answered {status_code}: {message}")
+        self.status_code = status_code
+        self.message = message
+
+
+class ApiClient:
+    """Calls /api/v1/worker/* with the host credential."""
+
+    def __init__(self, server: str, token: str, timeout_s: float = 30.0) -> None:
+        self._http = httpx.Client(
+            base_url=server.rstrip("/") + "/api/v1/worker",
+            headers={"Authorization": f"Bearer {token}", "User-Agent": "storbench-worker"},
+            timeout=timeout_s,
+        )
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self._http.close()
+
+    def _call(self, method: str, path: str, json: Any = None) -> Any:
+        response = self._http.request(method, path, json=json)
+        if response.status_code >= 400:
+            try:
+                message = response.json().get("message", response.text)
+            except ValueError:
+                message = response.text
+            if response.status_code >= 500 or response.status_code == 429:
+                raise httpx.HTTPStatusError(message, request=response.request, response=response)
+            raise ServerRefused(response.status_code, message)
+        return response.json()
+
+    def call_with_retry(self, method: str, path: str, json: Any = None, retry_for_s: float = 60.0) -> Any:
+        """A call retried with backoff while the server is unreachable or failing."""
+        deadline = time.monotonic() + retry_for_s
+        delay = 0.5
+        while True:
+            try:
+                return self._call(method, path, json)
+            except (httpx.TransportError, httpx.HTTPStatusError):
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 10.0)
+
+    def whoami(self, retry_for_s: float = 60.0) -> dict[str, Any]:
+        """This host's identity, queue and broker settings."""
+        result: dict[str, Any] = self.call_with_retry("GET", "/me", retry_for_s=retry_for_s)
+        return result
+
+    def heartbeat(self, fio_version: str | None, facts: dict[str, Any]) -> dict[str, Any]:
+        """Report liveness and host facts."""
+        result: dict[str, Any] = self._call(
+            "POST", "/heartbeat", {"fio_version": fio_version, "facts": facts}
+        )
+        return result
+
+    def assignment(self, assignment_id: int) -> dict[str, Any]:
+        """The jobs and target of an assignment."""
+        result: dict[str, Any] = self.call_with_retry("GET", f"/assignments/{assignment_id}")
+        return result
+
+    def state(self, assignment_id: int) -> str:
+        """The assignment's current status (single quick try)."""
+        result: dict[str, Any] = self._call("GET", f"/assignments/{assignment_id}/state")
+        return str(result["status"])
+
+    def start(self, assignment_id: int) -> dict[str, Any]:
+        """Tell the server fio is starting."""
+        result: dict[str, Any] = self.call_with_retry("POST", f"/assignments/{assignment_id}/start")
+        return result
+
+    def upload(
+        self, assignment_id: int, fio_output: str, stopped_early: str | None, retry_for_s: float
+    ) -> int:
+        """Upload fio's output until acknowledged; returns how many results were stored."""
+        body = {"fio_output": fio_output, "stopped_early": stopped_early}
+        result = self.call_with_retry("POST", f"/assignments/{assignment_id}/result", body, retry_for_s)
+        return int(result["results"])
+
+    def fail(self, assignment_id: int, reason: str) -> None:
+        """Report why the assignment could not run."""
+        self.call_with_retry("POST", f"/assignments/{assignment_id}/failure", {"reason": reason[:8000]})

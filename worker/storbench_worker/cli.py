@@ -1,0 +1,101 @@
+"""storbench-worker: register with the server and run its fio assignments on this host."""
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+from storbench_worker.api_client import ApiClient, ServerRefused
+from storbench_worker.config import WorkerConfig, env
+from storbench_worker.heartbeat import Heartbeat
+from storbench_worker.spool import Spool
+from storbench_worker.tasks import WorkerContext, app, configure
+
+log = logging.getLogger("storbench_worker")
+
+
+def parse_config(argv: list[str] | None) -> WorkerConfig:
+    """Options from the command line, falling back to STORBENCH_* variables."""
+    parser = argparse.ArgumentParser(prog="storbench-worker", description=__doc__)
+    parser.add_argument("--server", default=env("SERVER"), help="API URL, e.g. https://storbench.example")
+    parser.add_argument("--token", default=env("WORKER_TOKEN"), help="this host's worker token")
+    parser.add_argument("--token-file", type=Path, default=env("WORKER_TOKEN_FILE"), help="file holding the token")
+    parser.add_argument("--name", default=env("WORKER_NAME"), help="expected host name (checked against the server)")
+    parser.add_argument(
+        "--allow",
+        action="append",
+        type=Path,
+        default=[Path(p) for p in (env("WORKER_ALLOW") or "").split(":") if p],
+        help="a path the worker may benchmark (repeatable); others are refused",
+    )
+    parser.add_argument("--state-dir", type=Path, default=env("WORKER_STATE_DIR"))
+    parser.add_argument("--fio", default=env("WORKER_FIO", "fio"), help="fio binary")
+    args = parser.parse_args(argv)
+    token = args.token
+    if args.token_file:
+        token = args.token_file.read_text().strip()
+    if not args.server or not token:
+        parser.error("--server and --token (or --token-file) are required")
+    config = WorkerConfig(
+        server=args.server,
+        token=token,
+        name=args.name,
+        allowed_roots=tuple(args.allow),
+        fio_binary=args.fio,
+    )
+    if args.state_dir:
+        config = WorkerConfig(**{**config.__dict__, "state_dir": args.state_dir})
+    return config
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Connect to the server, then consume this host's queue until stopped."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = parse_config(argv)
+    api = ApiClient(config.server, config.token)
+    try:
+        identity = api.whoami(retry_for_s=120)
+    except ServerRefused as exc:
+        sys.exit(f"storbench-worker: the server refused this token ({exc.message})")
+    except Exception as exc:
+        sys.exit(f"storbench-worker: cannot reach {config.server}: {exc}")
+    if config.name and config.name != identity["name"]:
+        sys.exit(
+            f"storbench-worker: this token belongs to host '{identity['name']}', not '{config.name}'"
+        )
+    host_name = identity["name"]
+    spool = Spool(config.spool_dir)
+    configure(WorkerContext(config=config, api=api, host_name=host_name, spool=spool))
+    app.conf.update(identity["celery"])
+    heartbeat = Heartbeat(api, identity["heartbeat_interval_s"], config.fio_binary)
+    heartbeat.beat()
+    heartbeat.start()
+    spool.upload_pending(api, retry_for_s=30)
+    log.info("host '%s' ready; consuming queue %s (pid %d)", host_name, identity["queue"], os.getpid())
+    try:
+        app.worker_main(
+            [
+                "worker",
+                "--queues",
+                identity["queue"],
+                "--hostname",
+                f"storbench@{host_name}",
+                "--pool",
+                "solo",
+                "--concurrency",
+                "1",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "--loglevel",
+                "INFO",
+            ]
+        )
+    finally:
+        heartbeat.stop()
+        api.close()
+
+
+if __name__ == "__main__":
+    main()

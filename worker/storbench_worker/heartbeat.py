@@ -1,0 +1,36 @@
+"""A daemon thread that tells the server this host is alive."""
+
+import logging
+import threading
+
+from storbench_worker.api_client import ApiClient
+from storbench_worker.facts import collect_facts
+from storbench_worker.fio_runner import fio_version
+
+log = logging.getLogger(__name__)
+
+
+class Heartbeat(threading.Thread):
+    """Sends a heartbeat with host facts every interval_s until stopped."""
+
+    def __init__(self, api: ApiClient, interval_s: float, fio_binary: str) -> None:
+        super().__init__(name="storbench-heartbeat", daemon=True)
+        self._api = api
+        self._interval_s = interval_s
+        self._fio_binary = fio_binary
+        self._stop_event = threading.Event()
+
+    def beat(self) -> None:
+        """One heartbeat; failures are logged and retried at the next interval."""
+        try:
+            self._api.heartbeat(fio_version(self._fio_binary), collect_facts())
+        except Exception as exc:
+            log.warning("heartbeat failed: %s", exc)
+
+    def run(self) -> None:
+        while not self._stop_event.wait(self._interval_s):
+            self.beat()
+
+    def stop(self) -> None:
+        """End the loop."""
+        self._stop_event.set()

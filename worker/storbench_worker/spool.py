@@ -1,0 +1,56 @@
+"""Outputs kept on local disk until the server acknowledges them, across restarts."""
+
+import json
+import logging
+import os
+from pathlib import Path
+
+from storbench_worker.api_client import ApiClient, ServerRefused
+
+log = logging.getLogger(__name__)
+
+
+class Spool:
+    """One file per assignment's fio output, removed once the server has stored it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def _path(self, assignment_id: int) -> Path:
+        return self.folder / f"{assignment_id}.json"
+
+    def put(self, assignment_id: int, output: str, stopped_early: str | None = None) -> None:
+        """Write atomically, so a crash leaves either the whole output or none."""
+        final = self._path(assignment_id)
+        partial = final.with_suffix(".tmp")
+        with partial.open("w") as handle:
+            json.dump({"fio_output": output, "stopped_early": stopped_early}, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        partial.replace(final)
+
+    def pending(self) -> list[int]:
+        """Assignments whose output has not been acknowledged yet."""
+        return sorted(int(p.stem) for p in self.folder.glob("*.json") if p.stem.isdigit())
+
+    def upload(self, api: ApiClient, assignment_id: int, retry_for_s: float) -> None:
+        """Upload one spooled output; remove it once acknowledged or refused for good."""
+        path = self._path(assignment_id)
+        try:
+            spooled = json.loads(path.read_text())
+            stored = api.upload(assignment_id, spooled["fio_output"], spooled["stopped_early"], retry_for_s)
+            log.info("assignment %s: server stored %d result(s)", assignment_id, stored)
+        except ServerRefused as exc:
+            log.warning("assignment %s: server refused the output: %s", assignment_id, exc)
+            if exc.status_code == 422:
+                api.fail(assignment_id, f"the server could not read fio's output: {exc.message}")
+        path.unlink(missing_ok=True)
+
+    def upload_pending(self, api: ApiClient, retry_for_s: float) -> None:
+        """Upload whatever a previous run of the worker left behind."""
+        for assignment_id in self.pending():
+            try:
+                self.upload(api, assignment_id, retry_for_s)
+            except Exception as exc:
+                log.warning("assignment %s: upload still failing (%s); kept for later", assignment_id, exc)
