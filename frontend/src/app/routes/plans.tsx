@@ -1,0 +1,32 @@
+import { PageHeader } from "../../components/ui/page-header";
+import { QueryState } from "../../components/ui/query-state";
+import { usePlans } from "../../features/plans/api/list-plans";
+import { usePresets } from "../../features/plans/api/list-presets";
+import { NewPlanForm } from "../../features/plans/components/new-plan-form";
+import { PlansTable } from "../../features/plans/components/plans-table";
+import { PresetsTable } from "../../features/plans/components/presets-table";
+import { ShownOf } from "./shown-of";
+
+export function PlansRoute() {
+  const plans = usePlans();
+  const presets = usePresets();
+  return (
+    <>
+      <PageHeader title="Plans" />
+      <section aria-labelledby="saved-plans-heading">
+        <h2 id="saved-plans-heading">Saved plans</h2>
+        <QueryState isPending={plans.isPending} error={plans.error} label="plans">
+          <PlansTable plans={plans.data?.items ?? []} />
+          <ShownOf page={plans.data} noun="plans" />
+        </QueryState>
+      </section>
+      <NewPlanForm presets={presets.data?.items ?? []} />
+      <section aria-labelledby="presets-heading">
+        <h2 id="presets-heading">Presets</h2>
+        <QueryState isPending={presets.isPending} error={presets.error} label="presets">
+          <PresetsTable presets={presets.data?.items ?? []} />
+        </QueryState>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+import { useSearchParams } from "react-router";
+import { FormField } from "../../components/ui/form-field";
+import { PageHeader } from "../../components/ui/page-header";
+import { QueryState } from "../../components/ui/query-state";
+import { useRuns } from "../../features/runs/api/list-runs";
+import { RunsTable } from "../../features/runs/components/runs-table";
+import type { RunStatus } from "../../lib/api-types";
+import { RUN_STATUSES } from "../../lib/status";
+import { StartRunPanel } from "./start-run-panel";
+
+const PAGE_SIZE = 50;
+
+export function RunsRoute() {
+  const [params, setParams] = useSearchParams();
+  const statusParam = params.get("status");
+  const status = RUN_STATUSES.includes(statusParam as RunStatus) ? (statusParam as RunStatus) : undefined;
+  const offset = Math.max(0, Number(params.get("offset")) || 0);
+  const runs = useRuns({ status, limit: PAGE_SIZE, offset });
+  const total = runs.data?.total ?? 0;
+
+  function update(next: { status?: string; offset?: number }) {
+    const merged = new URLSearchParams(params);
+    if (next.status !== undefined) {
+      if (next.status) merged.set("status", next.status);
+      else merged.delete("status");
+      merged.delete("offset");
+    }
+    if (next.offset !== undefined) {
+      if (next.offset > 0) merged.set("offset", String(next.offset));
+      else merged.delete("offset");
+    }
+    setParams(merged);
+  }
+
+  return (
+    <>
+      <PageHeader title="Runs" />
+      <StartRunPanel />
+      <section aria-labelledby="run-list-heading">
+        <div className="section-header">
+          <h2 id="run-list-heading">All runs</h2>
+          <FormField label="Status filter" className="field-inline">
+            {(c) => (
+              <select {...c} value={status ?? ""} onChange={(e) => update({ status: e.target.value })}>
+                <option value="">All</option>
+                {RUN_STATUSES.map((item) => (
+                  <option key={item} value={item}>
+                    {item}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
+        </div>
+        <QueryState isPending={runs.isPending} error={runs.error} label="runs">
+          <RunsTable runs={runs.data?.items ?? []} />
+          {total > PAGE_SIZE ? (
+            <nav className="pager" aria-label="Run pages">
+              <button
+                type="button"
+                className="button button-small"
+                disabled={offset === 0}
+                onClick={() => update({ offset: Math.max(0, offset - PAGE_SIZE) })}
+              >
+                Newer
+              </button>
+              <span className="small">
+                {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+              </span>
+              <button
+                type="button"
+                className="button button-small"
+                disabled={offset + PAGE_SIZE >= total}
+                onClick={() => update({ offset: offset + PAGE_SIZE })}
+              >
+                Older
+              </button>
+            </nav>
+          ) : null}
+        </QueryState>
+      </section>
+    </>
+  );
+}

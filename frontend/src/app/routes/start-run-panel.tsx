@@ -1,0 +1,24 @@
+import { ApiErrorAlert } from "../../components/ui/api-error-alert";
+import { usePlans } from "../../features/plans/api/list-plans";
+import { usePresets } from "../../features/plans/api/list-presets";
+import { StartRunForm } from "../../features/runs/components/start-run-form";
+import { useTargets } from "../../features/targets/api/list-targets";
+
+/** The start-run form fed with targets, plans and presets from their features. */
+export function StartRunPanel({ headingLevel }: { headingLevel?: 2 | 3 }) {
+  const targets = useTargets();
+  const plans = usePlans();
+  const presets = usePresets();
+  const error = targets.error ?? plans.error ?? presets.error;
+  return (
+    <>
+      {error ? <ApiErrorAlert error={error} title="Could not load run options" /> : null}
+      <StartRunForm
+        targets={targets.data?.items ?? []}
+        plans={plans.data?.items ?? []}
+        presets={presets.data?.items ?? []}
+        headingLevel={headingLevel}
+      />
+    </>
+  );
+}

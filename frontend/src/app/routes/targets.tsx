@@ -1,0 +1,26 @@
+import { PageHeader } from "../../components/ui/page-header";
+import { QueryState } from "../../components/ui/query-state";
+import { useHosts } from "../../features/hosts/api/list-hosts";
+import { useTargets } from "../../features/targets/api/list-targets";
+import { NewTargetForm } from "../../features/targets/components/new-target-form";
+import { TargetsTable } from "../../features/targets/components/targets-table";
+import { ShownOf } from "./shown-of";
+
+export function TargetsRoute() {
+  const targets = useTargets();
+  const hosts = useHosts();
+  return (
+    <>
+      <PageHeader title="Targets" />
+      <div className="layout-main-side">
+        <section aria-label="Target list">
+          <QueryState isPending={targets.isPending} error={targets.error} label="targets">
+            <TargetsTable targets={targets.data?.items ?? []} />
+            <ShownOf page={targets.data} noun="targets" />
+          </QueryState>
+        </section>
+        <NewTargetForm hosts={hosts.data?.items ?? []} />
+      </div>
+    </>
+  );
+}

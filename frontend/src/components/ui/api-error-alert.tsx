@@ -1,0 +1,41 @@
+import { errorSubject, isApiError } from "../../lib/api-client";
+
+interface ApiErrorAlertProps {
+  error: unknown;
+  /** Details for these fields are shown next to their inputs, so not repeated here. */
+  inlineFields?: readonly string[];
+  title?: string;
+}
+
+/** The API's message and every error reason, prefixed by the option or field it concerns. */
+export function ApiErrorAlert({ error, inlineFields = [], title }: ApiErrorAlertProps) {
+  if (!error) return null;
+  const message = error instanceof Error ? error.message : String(error);
+  const details = isApiError(error)
+    ? error.errors.filter((detail) => {
+        const subject = detail.field ? errorSubject({ ...detail, option: undefined }) : undefined;
+        return !(subject && inlineFields.includes(subject));
+      })
+    : [];
+  return (
+    <div role="alert" className="alert alert-error">
+      {title ? <strong>{title}: </strong> : null}
+      <span>{message || "Something went wrong."}</span>
+      {details.length > 0 ? (
+        <ul className="alert-list">
+          {details.map((detail, index) => {
+            const subject = detail.option ?? detail.field;
+            return (
+              <li key={index}>
+                {subject ? <code>{subject}</code> : null}
+                {subject && detail.value !== undefined ? <code>={detail.value}</code> : null}
+                {subject ? ": " : null}
+                {detail.reason}
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

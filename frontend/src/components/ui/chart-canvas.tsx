@@ -1,0 +1,100 @@
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { formatValue, logTicks } from "../../lib/format";
+import type { ChartRow, ChartSpec } from "./chart-config";
+
+function numericValues(data: ChartRow[], keys: string[]): number[] {
+  const values: number[] = [];
+  for (const row of data) {
+    for (const key of keys) {
+      const value = row[key];
+      if (typeof value === "number" && Number.isFinite(value)) values.push(value);
+    }
+  }
+  return values;
+}
+
+/** Log axes cannot show zero or negative values: leave those points out. */
+function positiveOnly(data: ChartRow[], keys: string[]): ChartRow[] {
+  return data.map((row) => {
+    const copy: ChartRow = { ...row };
+    for (const key of keys) {
+      const value = copy[key];
+      if (typeof value !== "number" || !(value > 0)) copy[key] = null;
+    }
+    return copy;
+  });
+}
+
+/** Recharts rendering of a ChartSpec; only ChartContainer uses it. */
+export default function ChartCanvas({ kind, data, xKey, series, unit, logScale, height }: ChartSpec) {
+  const keys = Object.keys(series);
+  const plotted = logScale ? positiveOnly(data, keys) : data;
+  const values = numericValues(plotted, keys).filter((value) => !logScale || value > 0);
+  const ticks = logScale && values.length ? logTicks(Math.min(...values), Math.max(...values)) : undefined;
+  const formatTick = (value: number) => formatValue(unit, value);
+  const yAxis = (
+    <YAxis
+      scale={logScale ? "log" : "auto"}
+      domain={ticks ? [ticks[0]!, ticks[ticks.length - 1]!] : [0, "auto"]}
+      ticks={ticks}
+      allowDataOverflow={Boolean(ticks)}
+      tickFormatter={formatTick}
+      width={76}
+      fontSize={12}
+    />
+  );
+  const common = (
+    <>
+      <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
+      <XAxis dataKey={xKey} fontSize={12} />
+      {yAxis}
+      <Tooltip
+        formatter={(value, name) => [
+          typeof value === "number" ? formatValue(unit, value) : String(value ?? "—"),
+          series[String(name)]?.label ?? String(name),
+        ]}
+        contentStyle={{ fontSize: 12 }}
+      />
+      <Legend formatter={(key: string) => series[key]?.label ?? key} wrapperStyle={{ fontSize: 12 }} />
+    </>
+  );
+  return (
+    <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 600, height }}>
+      {kind === "line" ? (
+        <LineChart data={plotted} margin={{ top: 8, right: 16, bottom: 4, left: 4 }}>
+          {common}
+          {keys.map((key) => (
+            <Line
+              key={key}
+              dataKey={key}
+              name={key}
+              stroke={series[key]!.color}
+              strokeWidth={2}
+              dot={{ r: 3 }}
+              connectNulls
+              isAnimationActive={false}
+            />
+          ))}
+        </LineChart>
+      ) : (
+        <BarChart data={plotted} margin={{ top: 8, right: 16, bottom: 4, left: 4 }}>
+          {common}
+          {keys.map((key) => (
+            <Bar key={key} dataKey={key} name={key} fill={series[key]!.color} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      )}
+    </ResponsiveContainer>
+  );
+}

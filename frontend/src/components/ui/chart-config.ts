@@ -1,0 +1,36 @@
+import type { ValueUnit } from "../../lib/format";
+
+/** One plotted series: the data key it reads, its legend label and colour. */
+export interface SeriesConfig {
+  label: string;
+  color: string;
+}
+
+export type ChartRow = Record<string, string | number | null | undefined>;
+
+export interface ChartSpec {
+  kind: "line" | "bar";
+  data: ChartRow[];
+  /** The category key on the x axis. */
+  xKey: string;
+  /** Keys of data to plot → how to show them. */
+  series: Record<string, SeriesConfig>;
+  unit: ValueUnit;
+  logScale?: boolean;
+  height: number;
+}
+
+/** Colours that stay distinct in light and dark themes and for common colour blindness. */
+export const SERIES_COLORS = {
+  read: "#2f7ed8",
+  write: "#e07b24",
+  trim: "#8d5fd3",
+  neutral: "#4a9a6b",
+} as const;
+
+/** Further series colours, cycled when a chart has more series than directions. */
+export const PALETTE = ["#2f7ed8", "#e07b24", "#4a9a6b", "#8d5fd3", "#c8424b", "#1aa3a3", "#b58a00", "#7a7a7a"] as const;
+
+export function paletteColor(index: number): string {
+  return PALETTE[index % PALETTE.length]!;
+}

@@ -1,0 +1,36 @@
+import type { FioJob } from "../../lib/api-types";
+import { formatOption, jobOptions } from "../../lib/fio";
+
+/** fio jobs as the options fio would read: one row per job, "key=value" per option. */
+export function FioJobList({ jobs, caption = "Jobs" }: { jobs: FioJob[]; caption?: string }) {
+  if (jobs.length === 0) return <p className="muted">No jobs.</p>;
+  return (
+    <table className="table job-table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Job</th>
+          <th scope="col">Options</th>
+        </tr>
+      </thead>
+      <tbody>
+        {jobs.map((job, index) => (
+          <tr key={`${job.name}-${index}`}>
+            <th scope="row">
+              <code>[{job.name}]</code>
+            </th>
+            <td>
+              <ul className="option-list">
+                {jobOptions(job).map(([key, value]) => (
+                  <li key={key}>
+                    <code>{formatOption(key, value)}</code>
+                  </li>
+                ))}
+              </ul>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

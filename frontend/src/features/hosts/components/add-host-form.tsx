@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from "react";
+import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
+import { CopyButton } from "../../../components/ui/copy-button";
+import { FormField } from "../../../components/ui/form-field";
+import { fieldErrors } from "../../../lib/api-client";
+import type { HostCreated } from "../../../lib/api-types";
+import { useCreateHost } from "../api/create-host";
+
+function workerCommand(host: HostCreated): string {
+  return `storbench-worker --server ${window.location.origin} --token ${host.worker_token} --name ${host.name}`;
+}
+
+/** Registers a host, then shows its one-time worker token and start command. */
+export function AddHostForm() {
+  const [name, setName] = useState("");
+  const [created, setCreated] = useState<HostCreated | null>(null);
+  const createMutation = useCreateHost();
+  const errors = fieldErrors(createMutation.error, ["name"]);
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    createMutation.mutate(
+      { name: name.trim() },
+      {
+        onSuccess: (host) => {
+          setCreated(host);
+          setName("");
+        },
+      },
+    );
+  }
+
+  return (
+    <section className="panel" aria-labelledby="add-host-heading">
+      <h2 id="add-host-heading">Add host</h2>
+      {created ? (
+        <div className="token-panel" role="region" aria-label="Worker token">
+          <p>
+            Host <strong>{created.name}</strong> registered. Copy its worker token now:{" "}
+            <strong>it is shown only once.</strong>
+          </p>
+          <FormField label="Worker token">
+            {(control) => <input {...control} className="mono" readOnly value={created.worker_token} />}
+          </FormField>
+          <p className="field-label">Start the worker on the host:</p>
+          <pre className="code-block" aria-label="Worker start command">
+            <code>{workerCommand(created)}</code>
+          </pre>
+          <div className="button-row">
+            <CopyButton text={workerCommand(created)} label="Copy command" />
+            <button type="button" className="button" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      ) : (
+        <form className="form form-inline" onSubmit={handleSubmit} aria-labelledby="add-host-heading">
+          {createMutation.error ? <ApiErrorAlert error={createMutation.error} inlineFields={["name"]} /> : null}
+          <FormField label="Host name" errors={errors.name} hint="As the worker will report it, e.g. nfs-client-01.">
+            {(control) => (
+              <input
+                {...control}
+                name="name"
+                required
+                maxLength={255}
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+              />
+            )}
+          </FormField>
+          <button type="submit" className="button button-primary" disabled={createMutation.isPending}>
+            Add host
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+import { StatusBadge } from "../../../components/ui/status-badge";
+import type { Host } from "../../../lib/api-types";
+import { formatDateTime, formatRelativeTime } from "../../../lib/format";
+import { useNow } from "../../../lib/use-now";
+
+function factSummary(facts: Record<string, unknown>): string {
+  const keys = ["os", "kernel", "cpus", "cpu_count", "memory", "arch"];
+  return keys
+    .filter((key) => facts[key] !== undefined && facts[key] !== null && typeof facts[key] !== "object")
+    .map((key) => `${key}=${String(facts[key])}`)
+    .join(" ");
+}
+
+export function HostsTable({ hosts }: { hosts: Host[] }) {
+  const now = useNow(15_000);
+  if (hosts.length === 0) return <p className="muted">No hosts yet. Add one to get a worker token.</p>;
+  return (
+    <table className="table">
+      <caption className="sr-only">Hosts</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Status</th>
+          <th scope="col">Last seen</th>
+          <th scope="col">fio version</th>
+          <th scope="col">Facts</th>
+        </tr>
+      </thead>
+      <tbody>
+        {hosts.map((host) => (
+          <tr key={host.id}>
+            <th scope="row">{host.name}</th>
+            <td>
+              <StatusBadge status={host.status} />
+            </td>
+            <td>
+              {host.last_seen_at ? (
+                <time dateTime={host.last_seen_at} title={formatDateTime(host.last_seen_at)}>
+                  {formatRelativeTime(host.last_seen_at, now)}
+                </time>
+              ) : (
+                "never"
+              )}
+            </td>
+            <td>{host.fio_version ?? "—"}</td>
+            <td className="mono small">{factSummary(host.facts) || "—"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

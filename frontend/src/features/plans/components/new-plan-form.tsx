@@ -1,0 +1,109 @@
+import { useCallback, useState, type FormEvent } from "react";
+import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
+import { FormField } from "../../../components/ui/form-field";
+import { fieldErrors } from "../../../lib/api-client";
+import type { FioJob, PlanCreate, Preset } from "../../../lib/api-types";
+import { presetJobs } from "../../../lib/fio";
+import { useCreatePlan } from "../api/create-plan";
+import { FioTextInput } from "./fio-text-input";
+import { JobEditor } from "./job-editor";
+import { draftFromJob, jobFromDraft, type DraftProblem, type JobDraft } from "./job-draft";
+import { PresetPicker } from "./preset-picker";
+
+/** A plan from a preset, a pasted fio job file/command line or by hand; jobs editable before saving. */
+export function NewPlanForm({ presets }: { presets: Preset[] }) {
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [presetId, setPresetId] = useState<string | null>(null);
+  const [drafts, setDrafts] = useState<JobDraft[]>([]);
+  const [problems, setProblems] = useState<DraftProblem[]>([]);
+  const [formKey, setFormKey] = useState(0);
+  const createMutation = useCreatePlan();
+  const errors = fieldErrors(createMutation.error, ["name", "description"]);
+
+  function selectPreset(preset: Preset | null) {
+    setPresetId(preset?.id ?? null);
+    if (!preset) return;
+    setDrafts(presetJobs(preset).map(draftFromJob));
+    setName((current) => current || preset.name);
+    setDescription((current) => current || preset.description);
+  }
+
+  const loadParsed = useCallback((jobs: FioJob[]) => {
+    setPresetId(null);
+    setDrafts(jobs.map(draftFromJob));
+  }, []);
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const converted = drafts.map(jobFromDraft);
+    const found = converted.flatMap((item) => item.problems);
+    if (drafts.length === 0) found.push({ job: "plan", option: "jobs", reason: "add at least one job" });
+    setProblems(found);
+    if (found.length) return;
+    const body: PlanCreate = { name: name.trim(), jobs: converted.map((item) => item.job) };
+    if (description.trim()) body.description = description.trim();
+    if (presetId) body.preset_id = presetId;
+    createMutation.mutate(body, {
+      onSuccess: () => {
+        setName("");
+        setDescription("");
+        setPresetId(null);
+        setDrafts([]);
+        setFormKey((key) => key + 1);
+      },
+    });
+  }
+
+  return (
+    <section className="panel" aria-labelledby="new-plan-heading">
+      <h2 id="new-plan-heading">New plan</h2>
+      <form className="form" onSubmit={handleSubmit} aria-labelledby="new-plan-heading">
+        <div className="form-grid">
+          <FormField label="Plan name" errors={errors.name}>
+            {(c) => <input {...c} name="name" required value={name} onChange={(e) => setName(e.target.value)} />}
+          </FormField>
+          <FormField label="Description" optional errors={errors.description}>
+            {(c) => <input {...c} name="description" value={description} onChange={(e) => setDescription(e.target.value)} />}
+          </FormField>
+        </div>
+        <div className="two-columns">
+          <fieldset className="source-fieldset">
+            <legend>Start from a preset</legend>
+            <PresetPicker presets={presets} selectedId={presetId} onSelect={selectPreset} />
+          </fieldset>
+          <fieldset className="source-fieldset">
+            <legend>Or paste fio</legend>
+            <FioTextInput key={formKey} onParsed={loadParsed} />
+          </fieldset>
+        </div>
+        <h3>Jobs</h3>
+        <JobEditor drafts={drafts} onChange={setDrafts} />
+        {problems.length ? (
+          <div role="alert" className="alert alert-error">
+            Fix these before saving:
+            <ul className="alert-list">
+              {problems.map((problem, index) => (
+                <li key={index}>
+                  <code>
+                    [{problem.job}] {problem.option}
+                  </code>
+                  : {problem.reason}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {createMutation.error ? <ApiErrorAlert error={createMutation.error} inlineFields={["name", "description"]} /> : null}
+        {createMutation.isSuccess && !createMutation.isPending ? (
+          <p role="status" className="alert alert-ok">
+            Plan {createMutation.data.name} saved.
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={createMutation.isPending}>
+          Save plan
+        </button>
+      </form>
+    </section>
+  );
+}

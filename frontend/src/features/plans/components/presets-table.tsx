@@ -1,0 +1,52 @@
+import type { Preset } from "../../../lib/api-types";
+import { describeJob, presetJobs } from "../../../lib/fio";
+import { groupPresets } from "./group-presets";
+
+function expectedSummary(preset: Preset): string {
+  return preset.expected.map((figure) => `${figure.metric} ${figure.value.toLocaleString("en-US")} ${figure.unit}`).join("; ");
+}
+
+/** The preset catalogue, one table per source. */
+export function PresetsTable({ presets }: { presets: Preset[] }) {
+  if (presets.length === 0) return <p className="muted">The server offers no presets.</p>;
+  return (
+    <>
+      {groupPresets(presets).map(([source, group]) => (
+        <table key={source} className="table">
+          <caption>{source}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Preset</th>
+              <th scope="col">Measures</th>
+              <th scope="col">Platform</th>
+              <th scope="col">Jobs</th>
+              <th scope="col">Expected</th>
+            </tr>
+          </thead>
+          <tbody>
+            {group.map((preset) => (
+              <tr key={preset.id}>
+                <th scope="row">
+                  {preset.name}
+                  <div className="small muted">{preset.description}</div>
+                </th>
+                <td>{preset.measures}</td>
+                <td>{preset.platform}</td>
+                <td>
+                  <ul className="plain-list small mono">
+                    {presetJobs(preset).map((job, index) => (
+                      <li key={index}>
+                        [{job.name}] {describeJob(job)}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td className="small">{expectedSummary(preset) || "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import { ChartContainer } from "../../../components/ui/chart-container";
+import { SERIES_COLORS, type ChartRow } from "../../../components/ui/chart-config";
+import type { Result } from "../../../lib/api-types";
+
+/** IOPS of each result side by side (read and write), to compare jobs of one run. */
+export function IopsByJobChart({ results }: { results: Result[] }) {
+  const rows: ChartRow[] = results.map((result) => ({
+    job: `${result.job_name}@${result.host_name}`,
+    read: result.directions.read?.iops ?? null,
+    write: result.directions.write?.iops ?? null,
+  }));
+  return (
+    <ChartContainer
+      title="IOPS by job"
+      kind="bar"
+      data={rows}
+      xKey="job"
+      series={{
+        read: { label: "read", color: SERIES_COLORS.read },
+        write: { label: "write", color: SERIES_COLORS.write },
+      }}
+      unit="iops"
+      height={220}
+    />
+  );
+}

@@ -1,0 +1,85 @@
+import type { Result } from "../../../lib/api-types";
+import { formatBandwidth, formatBytes, formatCount, formatDuration, formatIops, formatNs, formatPercent } from "../../../lib/format";
+import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
+
+/** Headline figures of one result (job × host): one row per direction, then CPU. */
+export function ResultSummary({ result }: { result: Result }) {
+  const title = `${result.job_name} on ${result.host_name}`;
+  const headingId = `result-${result.id}-heading`;
+  const options = Object.entries(result.options);
+  return (
+    <section className="result" aria-labelledby={headingId}>
+      <h3 id={headingId}>
+        {title}
+        {result.fio_version ? <span className="muted small"> · {result.fio_version}</span> : null}
+      </h3>
+      <div className="table-scroll">
+        <table className="table table-compact result-table">
+          <caption className="sr-only">Figures for {title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Direction</th>
+              <th scope="col">IOPS</th>
+              <th scope="col">Bandwidth</th>
+              <th scope="col">Mean latency</th>
+              <th scope="col">p50 latency</th>
+              <th scope="col">p99 latency</th>
+              <th scope="col">p99.9 latency</th>
+              <th scope="col">Max latency</th>
+              <th scope="col">Data</th>
+              <th scope="col">Runtime</th>
+            </tr>
+          </thead>
+          <tbody>
+            {activeDirections(result).map(([name, direction]) => {
+              const mean = meanSource(direction);
+              const pct = percentileSource(direction);
+              return (
+                <tr key={name}>
+                  <th scope="row">{name}</th>
+                  <td className="num">{formatIops(direction.iops)}</td>
+                  <td className="num">{formatBandwidth(direction.bw_bytes)}</td>
+                  <td className="num">{formatNs(mean?.mean_ns)}</td>
+                  <td className="num">{formatNs(percentile(pct, "50"))}</td>
+                  <td className="num">{formatNs(percentile(pct, "99"))}</td>
+                  <td className="num">{formatNs(percentile(pct, "99.9"))}</td>
+                  <td className="num">{formatNs(mean?.max_ns)}</td>
+                  <td className="num">{formatBytes(direction.io_bytes)}</td>
+                  <td className="num">{formatDuration(direction.runtime_ms)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <dl className="inline-dl" aria-label={`CPU for ${title}`}>
+        <div>
+          <dt>CPU usr</dt>
+          <dd>{formatPercent(result.cpu.usr_pct)}</dd>
+        </div>
+        <div>
+          <dt>CPU sys</dt>
+          <dd>{formatPercent(result.cpu.sys_pct)}</dd>
+        </div>
+        <div>
+          <dt>Context switches</dt>
+          <dd>{formatCount(result.cpu.ctx)}</dd>
+        </div>
+      </dl>
+      {options.length ? (
+        <details className="small">
+          <summary>fio options as run ({options.length})</summary>
+          <ul className="option-list">
+            {options.map(([key, value]) => (
+              <li key={key}>
+                <code>
+                  {key}={value}
+                </code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { installFakeApi, sequence } from "../../../test/fake-api";
+import { makeResult, makeRun, shellRoutes } from "../../../test/factories";
+import { renderApp } from "../../../test/render-app";
+
+const started = new Date(Date.now() - 5_000).toISOString();
+
+describe("run detail", () => {
+  it("follows a run from running to completed and shows its figures", async () => {
+    const running = makeRun({ id: 7, status: "running", started_at: started });
+    const completed = makeRun({
+      id: 7,
+      status: "completed",
+      started_at: started,
+      finished_at: new Date().toISOString(),
+      results: [makeResult()],
+    });
+    const api = installFakeApi({ ...shellRoutes(), "GET /api/v1/runs/7": sequence({ body: running }, { body: completed }) });
+    renderApp("/runs/7");
+
+    expect(await screen.findByRole("status")).toHaveTextContent("running");
+    expect(screen.getByRole("heading", { name: "Run #7", level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Cancel run" })).toBeInTheDocument();
+    expect(screen.getByRole("table", { name: "fio jobs of run #7" })).toHaveTextContent("bs=4k");
+
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("completed"), { timeout: 3_000 });
+    expect(screen.queryByRole("button", { name: "Cancel run" })).not.toBeInTheDocument();
+
+    const results = screen.getByRole("region", { name: "Results" });
+    const table = within(results).getByRole("table", { name: "Figures for randread on nfs-client-01" });
+    const row = within(table).getByRole("row", { name: /^read/ });
+    expect(within(row).getByText("15.3k")).toBeInTheDocument();
+    expect(within(row).getByText("59.6 MiB/s")).toBeInTheDocument();
+    expect(within(row).getByText("536 µs")).toBeInTheDocument();
+    expect(within(row).getByText("1.22 ms")).toBeInTheDocument();
+    expect(within(results).getByText("12.5%")).toBeInTheDocument();
+    expect(within(results).getByText("30.3%")).toBeInTheDocument();
+    expect(within(results).getByText("412,345")).toBeInTheDocument();
+    expect(within(results).getByRole("figure", { name: "Latency percentiles" })).toBeInTheDocument();
+
+    // A terminal run is final: polling stops.
+    const polls = api.callsTo("GET /api/v1/runs/7").length;
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(api.callsTo("GET /api/v1/runs/7")).toHaveLength(polls);
+  });
+
+  it("cancels a queued run and shows the failure text of a failed one", async () => {
+    const api = installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/runs/8": { body: makeRun({ id: 8, status: "queued" }) },
+      "POST /api/v1/runs/8/cancel": { body: makeRun({ id: 8, status: "cancelled", finished_at: new Date().toISOString() }) },
+    });
+    const { user } = renderApp("/runs/8");
+
+    await user.click(await screen.findByRole("button", { name: "Cancel run" }));
+
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("cancelled"));
+    expect(api.callsTo("POST /api/v1/runs/8/cancel")).toHaveLength(1);
+  });
+
+  it("shows the error of a failed run", async () => {
+    installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/runs/9": {
+        body: makeRun({ id: 9, status: "failed", started_at: started, finished_at: started, error: "fio: io_u error on file /mnt/x: Permission denied" }),
+      },
+    });
+    renderApp("/runs/9");
+
+    const error = await screen.findByRole("region", { name: "Error" });
+    expect(error).toHaveTextContent("Permission denied");
+    expect(screen.getByText("No results were reported for this run.")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,129 @@
+// The one place that talks HTTP to the API: adds the bearer token, turns
+// non-2xx answers into ApiError and drops the token on any 401.
+
+import { clearToken, getToken } from "./auth-token";
+import type { ApiErrorBody, ApiErrorDetail } from "./api-types";
+
+export const API_PREFIX = "/api/v1";
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly errors: ApiErrorDetail[];
+
+  constructor(status: number, body: ApiErrorBody) {
+    super(body.message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = body.code;
+    this.errors = body.errors ?? [];
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as application/x-www-form-urlencoded. */
+  form?: Record<string, string>;
+  query?: Query;
+  signal?: AbortSignal;
+  /** Public endpoints (login, health) send no token. */
+  auth?: boolean;
+}
+
+export function apiUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_PREFIX}${path}${search ? `?${search}` : ""}`;
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = "GET", json, form, query, signal, auth = true } = options;
+  const headers: Record<string, string> = { Accept: "application/json" };
+  let body: string | undefined;
+  if (json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(json);
+  } else if (form !== undefined) {
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(form).toString();
+  }
+  if (auth) {
+    const token = getToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path, query), { method, headers, body, signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, {
+      code: "network_error",
+      message: "Cannot reach the storbench server. Check your connection and try again.",
+    });
+  }
+
+  if (response.status === 401) clearToken();
+  if (!response.ok) throw new ApiError(response.status, await readErrorBody(response));
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+async function readErrorBody(response: Response): Promise<ApiErrorBody> {
+  const fallback: ApiErrorBody = {
+    code: `http_${response.status}`,
+    message: `The server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ""}.`,
+  };
+  let parsed: unknown;
+  try {
+    parsed = await response.json();
+  } catch {
+    return fallback;
+  }
+  if (!parsed || typeof parsed !== "object") return fallback;
+  const candidate = parsed as Partial<ApiErrorBody> & { detail?: unknown };
+  if (typeof candidate.message === "string") {
+    return {
+      code: typeof candidate.code === "string" ? candidate.code : fallback.code,
+      message: candidate.message,
+      errors: Array.isArray(candidate.errors) ? candidate.errors.filter(isErrorDetail) : undefined,
+    };
+  }
+  // A plain FastAPI error ({"detail": "..."}) still deserves its text on screen.
+  if (typeof candidate.detail === "string") return { ...fallback, message: candidate.detail };
+  return fallback;
+}
+
+function isErrorDetail(value: unknown): value is ApiErrorDetail {
+  return !!value && typeof value === "object" && typeof (value as ApiErrorDetail).reason === "string";
+}
+
+/** The short name an error detail applies to: "body.path" → "path". */
+export function errorSubject(detail: ApiErrorDetail): string | undefined {
+  const subject = detail.option ?? detail.field;
+  if (!subject) return undefined;
+  const parts = subject.split(".");
+  return parts[parts.length - 1];
+}
+
+/** Error details whose field matches one of a form's field names, by field. */
+export function fieldErrors(error: unknown, fields: readonly string[]): Record<string, string[]> {
+  const byField: Record<string, string[]> = {};
+  if (!isApiError(error)) return byField;
+  for (const detail of error.errors) {
+    const subject = detail.field ? errorSubject({ ...detail, option: undefined }) : undefined;
+    if (subject && fields.includes(subject)) (byField[subject] ??= []).push(detail.reason);
+  }
+  return byField;
+}

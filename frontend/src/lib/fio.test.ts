@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { makePreset } from "../test/factories";
+import { describeJob, formatFioSize, parseFioSize, presetJobs } from "./fio";
+
+describe("fio sizes", () => {
+  it("parses fio notation as binary multiples", () => {
+    expect(parseFioSize("4k")).toBe(4096);
+    expect(parseFioSize("1MiB")).toBe(1024 ** 2);
+    expect(parseFioSize("10g")).toBe(10 * 1024 ** 3);
+    expect(parseFioSize("512")).toBe(512);
+    expect(parseFioSize("4q")).toBeNull();
+  });
+
+  it("prints bytes back in fio notation", () => {
+    expect(formatFioSize(4096)).toBe("4k");
+    expect(formatFioSize(1024 ** 3)).toBe("1g");
+    expect(formatFioSize(1000)).toBe("1000");
+  });
+});
+
+describe("presetJobs", () => {
+  it("folds the global section into each job, job options winning", () => {
+    const preset = makePreset({
+      global_options: { ioengine: "libaio", direct: "1", runtime: "2m", bs: "128k" },
+      jobs: [{ name: "a", rw: "read", bs: 4096 }, { name: "b", rw: "write" }],
+    });
+    expect(presetJobs(preset)).toEqual([
+      { name: "a", rw: "read", bs: 4096, ioengine: "libaio", direct: true, runtime: 120 },
+      { name: "b", rw: "write", bs: 131072, ioengine: "libaio", direct: true, runtime: 120 },
+    ]);
+  });
+
+  it("describes a job as fio options, unknown keys as key=value", () => {
+    expect(describeJob({ name: "x", rw: "randrw", bs: 4096, direct: true, time_based: true, verify: "crc32c" })).toBe(
+      "rw=randrw bs=4k time_based direct=1 verify=crc32c",
+    );
+  });
+});

@@ -1,0 +1,128 @@
+// Contract-shaped API objects with keyword defaults.
+
+import type { Direction, Host, Me, Page, Plan, Preset, Result, Run, Target } from "../lib/api-types";
+
+const CREATED = "2025-03-01T10:00:00Z";
+
+export function page<T>(items: T[], total = items.length): Page<T> {
+  return { items, total };
+}
+
+export function makeMe(overrides: Partial<Me> = {}): Me {
+  return { id: 1, email: "ada@example.com", team: { id: 1, name: "Storage QA" }, role: "owner", ...overrides };
+}
+
+export function makeHost(overrides: Partial<Host> = {}): Host {
+  return {
+    id: 1,
+    name: "nfs-client-01",
+    status: "online",
+    last_seen_at: new Date().toISOString(),
+    fio_version: "fio-3.36",
+    facts: { os: "linux", cpus: 8 },
+    created_at: CREATED,
+    ...overrides,
+  };
+}
+
+export function makeTarget(overrides: Partial<Target> = {}): Target {
+  return {
+    id: 3,
+    name: "netapp-vol1",
+    host_id: 1,
+    host_name: "nfs-client-01",
+    path: "/mnt/netapp/bench",
+    kind: "directory",
+    storage_class: "nfs",
+    description: null,
+    created_at: CREATED,
+    ...overrides,
+  };
+}
+
+export function makePlan(overrides: Partial<Plan> = {}): Plan {
+  return {
+    id: 5,
+    name: "4k random read",
+    description: null,
+    jobs: [{ name: "randread", rw: "randread", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }],
+    preset_id: null,
+    created_at: CREATED,
+    ...overrides,
+  };
+}
+
+export function makePreset(overrides: Partial<Preset> = {}): Preset {
+  return {
+    id: "azure-files-iops",
+    name: "Max IOPS",
+    source: "Azure Files",
+    measures: "iops",
+    description: "4 KiB random reads at high queue depth.",
+    platform: "linux",
+    jobs: [{ name: "randread", rw: "randread", bs: 4096, iodepth: 64 }],
+    global_options: { ioengine: "libaio", direct: "1", runtime: "60", time_based: "1" },
+    expected: [{ metric: "IOPS", value: 100000, unit: "IOPS", note: "premium share" }],
+    ...overrides,
+  };
+}
+
+export function makeDirection(overrides: Partial<Direction> = {}): Direction {
+  const latency = {
+    min_ns: 80_000,
+    max_ns: 12_500_000,
+    mean_ns: 536_000,
+    stddev_ns: 120_000,
+    percentiles: { "50": 501_760, "90": 700_416, "95": 800_000, "99": 1_220_608, "99.9": 3_096_576, "99.99": 9_895_936 },
+  };
+  return {
+    iops: 15_258.3,
+    bw_bytes: 62_496_000,
+    io_bytes: 3_749_760_000,
+    runtime_ms: 60_001,
+    total_ios: 915_468,
+    lat_ns: latency,
+    clat_ns: latency,
+    slat_ns: null,
+    ...overrides,
+  };
+}
+
+export function makeResult(overrides: Partial<Result> = {}): Result {
+  return {
+    id: 11,
+    job_name: "randread",
+    host_name: "nfs-client-01",
+    fio_version: "fio-3.36",
+    directions: { read: makeDirection() },
+    cpu: { usr_pct: 12.5, sys_pct: 30.25, ctx: 412_345 },
+    options: { rw: "randread", bs: "4k" },
+    ...overrides,
+  };
+}
+
+export function makeRun(overrides: Partial<Run> = {}): Run {
+  return {
+    id: 7,
+    status: "queued",
+    plan_id: 5,
+    plan_name: "4k random read",
+    target: { id: 3, name: "netapp-vol1", path: "/mnt/netapp/bench", kind: "directory" },
+    host: { id: 1, name: "nfs-client-01" },
+    jobs: [{ name: "randread", rw: "randread", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }],
+    created_at: CREATED,
+    started_at: null,
+    finished_at: null,
+    error: null,
+    results: [],
+    ...overrides,
+  };
+}
+
+/** What the app shell asks for on every signed-in page. */
+export function shellRoutes() {
+  return {
+    "GET /api/v1/auth/me": { body: makeMe() },
+    "GET /api/v1/health": { body: { status: "ok", version: "0.1.0", mode: "embedded" } },
+  };
+}

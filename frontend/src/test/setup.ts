@@ -1,0 +1,16 @@
+import "@testing-library/jest-dom/vitest";
+import { cleanup } from "@testing-library/react";
+import { afterEach } from "vitest";
+
+// jsdom has no layout: Recharts' ResponsiveContainer needs a ResizeObserver to exist.
+class NoopResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+globalThis.ResizeObserver ??= NoopResizeObserver as unknown as typeof ResizeObserver;
+
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+});

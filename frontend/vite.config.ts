@@ -1,0 +1,19 @@
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+// The built SPA is served by the API process on the same origin, so every
+// API call uses a relative /api URL; in dev the Vite server proxies it.
+export default defineConfig({
+  base: "/",
+  plugins: [react()],
+  server: {
+    proxy: {
+      "/api": { target: "http://127.0.0.1:8000", changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: "dist",
+    sourcemap: false,
+    target: "es2022",
+  },
+});
