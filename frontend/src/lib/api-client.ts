@@ -109,21 +109,23 @@ function isErrorDetail(value: unknown): value is ApiErrorDetail {
   return !!value && typeof value === "object" && typeof (value as ApiErrorDetail).reason === "string";
 }
 
-/** The short name an error detail applies to: "body.path" → "path". */
-export function errorSubject(detail: ApiErrorDetail): string | undefined {
-  const subject = detail.option ?? detail.field;
-  if (!subject) return undefined;
-  const parts = subject.split(".");
-  return parts[parts.length - 1];
+const LOCATION_PREFIXES = new Set(["body", "query", "path", "form", "header"]);
+
+/** The field an error concerns without its location: "body.path" → "path"; "jobs.0.bs" stays. */
+export function errorField(detail: ApiErrorDetail): string | undefined {
+  if (!detail.field) return undefined;
+  const parts = detail.field.split(".");
+  if (parts.length > 1 && LOCATION_PREFIXES.has(parts[0]!)) parts.shift();
+  return parts.join(".");
 }
 
-/** Error details whose field matches one of a form's field names, by field. */
+/** Error reasons for the given form fields, by field (details on other fields are left out). */
 export function fieldErrors(error: unknown, fields: readonly string[]): Record<string, string[]> {
   const byField: Record<string, string[]> = {};
   if (!isApiError(error)) return byField;
   for (const detail of error.errors) {
-    const subject = detail.field ? errorSubject({ ...detail, option: undefined }) : undefined;
-    if (subject && fields.includes(subject)) (byField[subject] ??= []).push(detail.reason);
+    const field = errorField(detail);
+    if (field && fields.includes(field)) (byField[field] ??= []).push(detail.reason);
   }
   return byField;
 }

@@ -10,7 +10,6 @@ export const RW_MODES = [
   "randwrite",
   "rw",
   "randrw",
-  "readwrite",
   "trim",
   "randtrim",
   "trimwrite",

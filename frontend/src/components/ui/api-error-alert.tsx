@@ -1,4 +1,4 @@
-import { errorSubject, isApiError } from "../../lib/api-client";
+import { errorField, isApiError } from "../../lib/api-client";
 
 interface ApiErrorAlertProps {
   error: unknown;
@@ -13,8 +13,8 @@ export function ApiErrorAlert({ error, inlineFields = [], title }: ApiErrorAlert
   const message = error instanceof Error ? error.message : String(error);
   const details = isApiError(error)
     ? error.errors.filter((detail) => {
-        const subject = detail.field ? errorSubject({ ...detail, option: undefined }) : undefined;
-        return !(subject && inlineFields.includes(subject));
+        const field = errorField(detail);
+        return !(field && inlineFields.includes(field));
       })
     : [];
   return (
@@ -24,7 +24,7 @@ export function ApiErrorAlert({ error, inlineFields = [], title }: ApiErrorAlert
       {details.length > 0 ? (
         <ul className="alert-list">
           {details.map((detail, index) => {
-            const subject = detail.option ?? detail.field;
+            const subject = detail.option ?? errorField(detail);
             return (
               <li key={index}>
                 {subject ? <code>{subject}</code> : null}

@@ -1,0 +1,75 @@
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { installFakeApi } from "../../../test/fake-api";
+import { makePlan, makePreset, page, shellRoutes } from "../../../test/factories";
+import { renderApp } from "../../../test/render-app";
+
+describe("new plan form", () => {
+  it("lists fio's objections per option while a pasted job file is invalid, then loads the valid jobs", async () => {
+    const api = installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/plans": { body: page([]) },
+      "GET /api/v1/presets": { body: page([makePreset()]) },
+      "POST /api/v1/fio/validate": (request) => {
+        const text = (request.body as { text: string }).text;
+        if (text.includes("bs=4q")) {
+          return {
+            status: 422,
+            body: {
+              code: "invalid_fio",
+              message: "1 invalid option",
+              errors: [{ option: "bs", value: "4q", reason: "not a size: use a number with k, m or g" }],
+            },
+          };
+        }
+        return { body: { jobs: [{ name: "seqwrite", rw: "write", bs: 1048576, iodepth: 8, direct: true, fsync: 1 }] } };
+      },
+      "POST /api/v1/plans": (request) => ({ status: 201, body: makePlan({ ...(request.body as object), id: 77 }) }),
+    });
+    const { user } = renderApp("/plans");
+    const form = await screen.findByRole("form", { name: "New plan" });
+    const paste = within(form).getByLabelText("fio job file or command line");
+
+    await user.type(paste, "[seqwrite]{enter}rw=write{enter}bs=4q");
+    expect(await within(form).findByText(/not a size: use a number with k, m or g/, {}, { timeout: 3_000 })).toBeInTheDocument();
+
+    await user.clear(paste);
+    await user.type(paste, "[seqwrite]{enter}rw=write{enter}bs=1m");
+    const job = await within(form).findByRole("group", { name: "Job 1: seqwrite" }, { timeout: 3_000 });
+    expect(within(job).getByLabelText("bs")).toHaveValue("1m");
+    expect(within(job).getByText("fsync=1")).toBeInTheDocument();
+
+    await user.clear(within(job).getByLabelText("iodepth"));
+    await user.type(within(job).getByLabelText("iodepth"), "16");
+    await user.type(within(form).getByLabelText("Plan name"), "NAS seq write");
+    await user.click(within(form).getByRole("button", { name: "Save plan" }));
+
+    expect(await within(form).findByRole("status")).toHaveTextContent("Plan NAS seq write saved.");
+    expect(api.callsTo("POST /api/v1/plans")[0]?.body).toEqual({
+      name: "NAS seq write",
+      jobs: [{ name: "seqwrite", rw: "write", bs: 1048576, iodepth: 16, direct: true, fsync: 1 }],
+    });
+  });
+
+  it("starts from a preset, showing what it measures and the expected figures", async () => {
+    installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/plans": { body: page([]) },
+      "GET /api/v1/presets": { body: page([makePreset()]) },
+    });
+    const { user } = renderApp("/plans");
+    const form = await screen.findByRole("form", { name: "New plan" });
+    await within(form).findByRole("option", { name: "Max IOPS (iops, linux)" });
+
+    await user.selectOptions(within(form).getByLabelText("Preset"), "Max IOPS (iops, linux)");
+
+    expect(within(form).getByText("measures iops")).toBeInTheDocument();
+    const expected = within(form).getByRole("table", { name: "Publisher's expected figures" });
+    expect(expected).toHaveTextContent("100,000 IOPS");
+    const job = within(form).getByRole("group", { name: "Job 1: randread" });
+    expect(within(job).getByLabelText("iodepth")).toHaveValue(64);
+    expect(within(job).getByLabelText("ioengine")).toHaveValue("libaio");
+    expect(within(job).getByRole("checkbox", { name: /direct/ })).toBeChecked();
+    expect(within(form).getByLabelText("Plan name")).toHaveValue("Max IOPS");
+  });
+});
