@@ -5,10 +5,21 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, computed_field
+from pydantic import BeforeValidator, Field, computed_field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _plain_number_is_seconds(value: object) -> object:
+    """Let STORBENCH_HEARTBEAT_INTERVAL=10 mean ten seconds."""
+    if isinstance(value, str) and value.strip().replace(".", "", 1).isdigit():
+        return float(value)
+    return value
+
+
+# A duration given as seconds ("10", 2.5) or ISO 8601 ("PT10S").
+Seconds = Annotated[timedelta, BeforeValidator(_plain_number_is_seconds)]
 DEFAULT_ADMIN_PASSWORD = "storbench"
 DEFAULT_SECRET = "embedded-development-secret"
 
@@ -32,19 +43,19 @@ class Settings(BaseSettings):
     default_team_name: str = "Default team"
 
     # Sessions
-    token_ttl: timedelta = timedelta(hours=12)
+    token_ttl: Seconds = timedelta(hours=12)
 
     # Workers and runs
-    heartbeat_interval: timedelta = timedelta(seconds=10)
+    heartbeat_interval: Seconds = timedelta(seconds=10)
     missed_heartbeats_offline: Annotated[int, Field(ge=1, le=100)] = 3
-    dispatch_timeout: timedelta = timedelta(seconds=120)
-    run_deadline_grace: timedelta = timedelta(seconds=120)
-    sweep_interval: timedelta = timedelta(seconds=5)
+    dispatch_timeout: Seconds = timedelta(seconds=120)
+    run_deadline_grace: Seconds = timedelta(seconds=120)
+    sweep_interval: Seconds = timedelta(seconds=5)
 
     # Limits applied to every fio job (the worker applies its own too)
     max_numjobs: Annotated[int, Field(ge=1)] = 64
     max_iodepth: Annotated[int, Field(ge=1)] = 1024
-    max_runtime: timedelta = timedelta(hours=1)
+    max_runtime: Seconds = timedelta(hours=1)
     max_jobs_per_plan: Annotated[int, Field(ge=1, le=1000)] = 32
 
     # Web

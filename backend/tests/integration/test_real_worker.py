@@ -1,0 +1,138 @@
+"""The whole path on real parts: API process, Celery worker process, Redis, PostgreSQL, fio."""
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from tests.support.postgres import fresh_database
+from tests.support.stack import Stack, running_stack
+
+BROKER_URL = os.environ.get("STORBENCH_TEST_REDIS_URL_IT", "redis://127.0.0.1:6379/14")
+QUICK_JOB = {
+    "name": "randread-4k",
+    "rw": "randread",
+    "bs": "4k",
+    "size": "16m",
+    "runtime": 1,
+    "time_based": True,
+    "ioengine": "psync",
+}
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    redis.Redis.from_url(BROKER_URL).flushdb()
+    workdir = tmp_path_factory.mktemp("stack")
+    with running_stack(fresh_database("storbench_it"), BROKER_URL, workdir) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def host(stack: Stack) -> dict[str, Any]:
+    """A registered host with a running worker allowed to use a scratch directory."""
+    scratch = stack.workdir / "scratch"
+    scratch.mkdir()
+    with stack.client() as api:
+        created = api.post("/hosts", json={"name": "it-host"}).json()
+        stack.start_worker(created["worker_token"], "it-host", allow=scratch)
+        stack.wait_for(lambda: api.get(f"/hosts/{created['id']}").json()["status"] == "online", 60, "the worker to come online")
+        target = api.post(
+            "/targets", json={"name": "it-scratch", "host_id": created["id"], "path": str(scratch), "kind": "directory"}
+        ).json()
+    return {"host": created, "target": target, "scratch": scratch}
+
+
+def _wait_terminal(stack: Stack, run_id: int, timeout_s: float = 90) -> dict[str, Any]:
+    with stack.client() as api:
+        def terminal() -> dict[str, Any] | None:
+            run: dict[str, Any] = api.get(f"/runs/{run_id}").json()
+            return run if run["status"] in ("completed", "failed", "cancelled") else None
+
+        result: dict[str, Any] = stack.wait_for(terminal, timeout_s, f"run {run_id} to finish")
+        return result
+
+
+def test_a_run_measured_by_a_real_worker_lands_in_the_database(stack: Stack, host: dict[str, Any]) -> None:
+    with stack.client() as api:
+        run = api.post("/runs", json={"target_id": host["target"]["id"], "jobs": [QUICK_JOB]}).json()
+    done = _wait_terminal(stack, run["id"])
+    assert done["status"] == "completed", done
+    (result,) = done["results"]
+    read = result["directions"]["read"]
+    assert read["iops"] > 0 and read["bw_bytes"] > 0 and read["io_bytes"] > 0
+    assert read["bw_bytes"] == pytest.approx(read["iops"] * 4096, rel=0.02)
+    assert 900 <= read["runtime_ms"] <= 3000
+    assert read["lat_ns"]["min_ns"] <= read["lat_ns"]["mean_ns"] <= read["lat_ns"]["max_ns"]
+    assert result["cpu"]["usr_pct"] >= 0 and result["cpu"]["sys_pct"] >= 0
+    assert result["host_name"] == "it-host"
+    assert result["fio_version"].startswith("fio-")
+    assert not list(host["scratch"].iterdir()), "the worker left scratch files behind"
+
+
+def test_a_target_path_missing_on_the_host_fails_the_run_with_the_reason(stack: Stack, host: dict[str, Any]) -> None:
+    missing = host["scratch"] / "not-there"
+    with stack.client() as api:
+        target = api.post(
+            "/targets",
+            json={"name": "missing-dir", "host_id": host["host"]["id"], "path": str(missing), "kind": "directory"},
+        ).json()
+        run = api.post("/runs", json={"target_id": target["id"], "jobs": [QUICK_JOB]}).json()
+    done = _wait_terminal(stack, run["id"])
+    assert done["status"] == "failed"
+    assert "does not exist" in done["error"] and str(missing) in done["error"]
+
+
+def test_a_path_outside_the_hosts_allowed_roots_is_refused_by_the_worker(stack: Stack, host: dict[str, Any]) -> None:
+    with stack.client() as api:
+        target = api.post(
+            "/targets", json={"name": "etc", "host_id": host["host"]["id"], "path": "/etc", "kind": "directory"}
+        ).json()
+        run = api.post("/runs", json={"target_id": target["id"], "jobs": [QUICK_JOB]}).json()
+    done = _wait_terminal(stack, run["id"])
+    assert done["status"] == "failed"
+    assert "outside the paths" in done["error"]
+
+
+def _fio_processes_in(path: Path) -> list[str]:
+    listing = subprocess.run(["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True, check=True).stdout
+    return [line for line in listing.splitlines() if "fio" in line and str(path) in line]
+
+
+def test_cancel_stops_fio_keeps_what_was_measured_and_cleans_up(stack: Stack, host: dict[str, Any]) -> None:
+    long_job = {**QUICK_JOB, "name": "long-read", "runtime": 60}
+    with stack.client() as api:
+        run = api.post("/runs", json={"target_id": host["target"]["id"], "jobs": [long_job]}).json()
+        stack.wait_for(lambda: _fio_processes_in(host["scratch"]), 30, "fio to start")
+        stack.wait_for(lambda: api.get(f"/runs/{run['id']}").json()["status"] == "running", 10, "running status")
+        assert api.post(f"/runs/{run['id']}/cancel").json()["status"] == "cancelled"
+    stack.wait_for(lambda: not _fio_processes_in(host["scratch"]), 5, "fio to stop after cancel")
+    stack.wait_for(lambda: not list(host["scratch"].iterdir()), 10, "scratch files to be removed")
+
+    def partial_results() -> list[dict[str, Any]]:
+        with stack.client() as api:
+            results: list[dict[str, Any]] = api.get(f"/runs/{run['id']}").json()["results"]
+            return results
+
+    kept = stack.wait_for(partial_results, 30, "partial results to be uploaded")
+    assert kept[0]["partial"] is True
+    assert kept[0]["directions"]["read"]["runtime_ms"] < 60_000
+
+
+def test_a_worker_that_stops_is_noticed_and_new_runs_are_refused(stack: Stack, tmp_path: Path) -> None:
+    with stack.client() as api:
+        created = api.post("/hosts", json={"name": "short-lived"}).json()
+        worker = stack.start_worker(created["worker_token"], "short-lived", allow=tmp_path)
+        stack.wait_for(lambda: api.get(f"/hosts/{created['id']}").json()["status"] == "online", 60, "online")
+        target = api.post(
+            "/targets", json={"name": "short", "host_id": created["id"], "path": str(tmp_path), "kind": "directory"}
+        ).json()
+        stack.stop_worker(worker)
+        stack.wait_for(lambda: api.get(f"/hosts/{created['id']}").json()["status"] == "offline", 30, "offline")
+        refused = api.post("/runs", json={"target_id": target["id"], "jobs": [QUICK_JOB]})
+    assert refused.status_code == 409
+    assert "offline" in refused.json()["message"]

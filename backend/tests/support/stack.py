@@ -1,0 +1,144 @@
+"""The whole service as separate real processes: uvicorn API and storbench-worker(s)."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _stop(process: subprocess.Popen[bytes], timeout_s: float = 15) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            pass
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+@dataclass
+class Stack:
+    """A running API with helpers to sign in and start workers."""
+
+    url: str
+    env: dict[str, str]
+    workdir: Path
+    admin_email: str
+    admin_password: str
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    token: str = ""
+
+    def client(self) -> httpx.Client:
+        """An HTTP client signed in as the first admin."""
+        if not self.token:
+            response = httpx.post(
+                f"{self.url}/api/v1/auth/token",
+                data={"username": self.admin_email, "password": self.admin_password},
+            )
+            response.raise_for_status()
+            self.token = response.json()["access_token"]
+        return httpx.Client(base_url=f"{self.url}/api/v1", headers={"Authorization": f"Bearer {self.token}"}, timeout=30)
+
+    def start_worker(self, token: str, name: str, allow: Path) -> subprocess.Popen[bytes]:
+        """A storbench-worker process for a registered host."""
+        log = (self.workdir / f"worker-{name}.log").open("wb")
+        process = subprocess.Popen(
+            [
+                str(BIN / "storbench-worker"),
+                "--server", self.url,
+                "--token", token,
+                "--name", name,
+                "--allow", str(allow),
+                "--state-dir", str(self.workdir / f"worker-{name}"),
+            ],
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.processes.append(process)
+        return process
+
+    def stop_worker(self, process: subprocess.Popen[bytes]) -> None:
+        """Stop one worker the way an operator would (SIGTERM, then SIGKILL)."""
+        _stop(process)
+
+    def wait_for(self, predicate: Any, timeout_s: float, what: str) -> Any:
+        """Poll predicate until it returns something truthy."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            value = predicate()
+            if value:
+                return value
+            time.sleep(0.2)
+        logs = "\n".join(p.read_text(errors="replace")[-3000:] for p in self.workdir.glob("*.log"))
+        raise AssertionError(f"timed out after {timeout_s} s waiting for {what}\n{logs}")
+
+
+@contextmanager
+def running_stack(database_url: str, broker_url: str, workdir: Path) -> Iterator[Stack]:
+    """Start the API (migrating the database) and stop everything afterwards."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "STORBENCH_DATABASE_URL": database_url,
+        "STORBENCH_BROKER_URL": broker_url,
+        "STORBENCH_DATA_DIR": str(workdir / "data"),
+        "STORBENCH_SECRET_KEY": "integration-secret",
+        "STORBENCH_ADMIN_EMAIL": "admin@example.com",
+        "STORBENCH_ADMIN_PASSWORD": "integration-password",
+        "STORBENCH_HEARTBEAT_INTERVAL": "1",
+        "STORBENCH_SWEEP_INTERVAL": "1",
+    }
+    stack = Stack(
+        url=f"http://127.0.0.1:{port}",
+        env=env,
+        workdir=workdir,
+        admin_email="admin@example.com",
+        admin_password="integration-password",
+    )
+    log = (workdir / "api.log").open("wb")
+    api = subprocess.Popen(
+        [str(BIN / "storbench-api"), "serve", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    stack.processes.append(api)
+    try:
+        def healthy() -> bool:
+            if api.poll() is not None:
+                raise AssertionError((workdir / "api.log").read_text())
+            try:
+                return httpx.get(f"{stack.url}/api/v1/health", timeout=1).status_code == 200
+            except httpx.TransportError:
+                return False
+
+        stack.wait_for(healthy, 60, "the API to answer")
+        yield stack
+    finally:
+        for process in reversed(stack.processes):
+            _stop(process)
