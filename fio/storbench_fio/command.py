@@ -6,15 +6,14 @@ import posixpath
 from collections.abc import Mapping, Sequence
 
 from storbench_fio.job import FioJob
+from storbench_fio.options import FLAG_OPTIONS
 from storbench_fio.units import format_size
 
 __all__ = ["OUTPUT_FORMATS", "build_command", "format_value", "render_job_file"]
 
 OUTPUT_FORMATS = frozenset({"normal", "terse", "json", "json+"})
 # fio's "empty or boolean" options read naturally as a bare flag.
-_BARE_FLAGS = frozenset(
-    {"time_based", "thread", "group_reporting", "stonewall", "new_group", "norandommap"}
-)
+_BARE_FLAGS = FLAG_OPTIONS
 _SIZE_OPTIONS = frozenset(
     {"bs", "size", "filesize", "io_size", "offset", "rate", "blockalign", "offset_increment"}
 )

@@ -13,13 +13,12 @@ class OptionError(BaseModel):
     option: str
     value: str
     reason: str
+    job: str | None = None  # the job section it came from, when there are several
 
     def __str__(self) -> str:
-        return (
-            f"{self.option}={self.value}: {self.reason}"
-            if self.value
-            else (f"{self.option}: {self.reason}")
-        )
+        where = f"[{self.job}] " if self.job else ""
+        shown = f"{self.option}={self.value}" if self.value else self.option
+        return f"{where}{shown}: {self.reason}"
 
 
 class FioJobError(ValueError):

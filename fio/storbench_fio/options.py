@@ -39,6 +39,60 @@ UNSUPPORTED: dict[str, str] = {
 }
 
 
+# fio's "empty or boolean" options: on a command line they never take the next word.
+FLAG_OPTIONS = frozenset(
+    {
+        "bs_unaligned",
+        "norandommap",
+        "time_based",
+        "verify_only",
+        "exitall",
+        "exitall_on_error",
+        "stonewall",
+        "new_group",
+        "thread",
+        "group_reporting",
+        "zero_buffers",
+        "refill_buffers",
+    }
+)
+
+# fio's own command-line switches (not job options) that only shape output, which
+# storbench chooses itself: accepted in a pasted command and dropped.
+IGNORED_CLI_SWITCHES = frozenset(
+    {
+        "output-format",
+        "status-interval",
+        "eta",
+        "eta-newline",
+        "eta-interval",
+        "minimal",
+        "terse-version",
+        "append-terse",
+        "warnings-fatal",
+        "max-jobs",
+    }
+)
+# fio switches that change what fio does beyond running the jobs.
+REFUSED_CLI_SWITCHES: dict[str, str] = {
+    "output": "fio's output file is managed by storbench",
+    "client": "client/server mode is driven by storbench, not by a pasted command",
+    "server": "fio must not be started as a server",
+    "daemonize": "fio must not be started as a server",
+    "remote-config": "job files are not read from other hosts",
+    "section": "sections are chosen by pasting only the jobs wanted",
+    "readonly": "storbench decides whether a target may be written",
+    "parse-only": "storbench runs the jobs it validates",
+    "showcmd": "storbench runs the jobs it validates",
+    "debug": "debug logging is not supported",
+    "bandwidth-log": "logs are written only where storbench puts them",
+    "aux-path": "auxiliary files are written only where storbench puts them",
+    "alloc-size": "memory settings of fio itself are not supported",
+    "inflate-log": "log processing is not supported",
+    "idle-prof": "idle profiling is not supported",
+}
+
+
 def canonical_option_name(key: str) -> str:
     """The name FioJob uses for a fio option spelling (aliases folded, case kept)."""
     return ALIASES.get(key, key)

@@ -1,0 +1,427 @@
+"""Refuse fio options that could harm the host or data outside the benchmark target."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from storbench_fio.command import format_value
+from storbench_fio.errors import FioJobError, OptionError
+from storbench_fio.job import FioJob
+from storbench_fio.jobfile import RawJob, jobs_from_raw, parse_raw_fio_text
+from storbench_fio.options import canonical_option_name
+from storbench_fio.units import parse_bool, parse_percent, parse_seconds, parse_size
+
+__all__ = [
+    "SafetyLimits",
+    "SafetyTarget",
+    "check_fio_text",
+    "check_job_safety",
+    "check_jobs_safety",
+]
+
+JobLike = FioJob | RawJob | Mapping[str, str | None]
+
+
+class SafetyTarget(BaseModel):
+    """Where the jobs will run and what the owner allowed there."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["directory", "block_device"]
+    path: str = Field(min_length=1)
+    destructive: bool = False
+    confirmed_destructive: bool = False
+    free_bytes: int | None = Field(default=None, ge=0)
+    mounted: bool = False
+
+
+class SafetyLimits(BaseModel):
+    """Per-deployment ceilings on what one run may ask for."""
+
+    model_config = ConfigDict(frozen=True)
+
+    max_numjobs: int = Field(default=64, ge=1)
+    max_iodepth: int = Field(default=1024, ge=1)
+    max_runtime_s: int = Field(default=3600, ge=1)
+    max_nrfiles: int = Field(default=10000, ge=1)
+    max_total_size_bytes: int = Field(default=64 << 30, ge=1)
+    free_space_margin: float = Field(default=0.1, ge=0, lt=1)
+    min_log_avg_msec: int = Field(default=100, ge=0)
+
+
+_RUNS_CODE = "runs a program on the host"
+_LOADS_CODE = "loads code into fio"
+_OUTSIDE = "reads or writes files outside the target"
+_HOST = "changes host settings"
+_CODE_OPTIONS = {
+    "exec_prerun": _RUNS_CODE,
+    "exec_postrun": _RUNS_CODE,
+    "program": "exec engine option: " + _RUNS_CODE,
+    "arguments": "exec engine option: " + _RUNS_CODE,
+}
+_FILE_OPTIONS = {
+    "include": _OUTSIDE,
+    "read_iolog": "replays an I/O log file: " + _OUTSIDE,
+    "read_iolog_chunked": "replays an I/O log file: " + _OUTSIDE,
+    "write_iolog": "writes an I/O log file: " + _OUTSIDE,
+    "merge_blktrace_file": _OUTSIDE,
+    "verify_state_load": "loads verify state files: " + _OUTSIDE,
+    "opendir": "walks a directory tree: " + _OUTSIDE,
+    "lockfile": "file locking is not supported",
+    "fill_device": "fills the whole file system or device",
+    "fill_fs": "fills the whole file system",
+}
+_HOST_OPTIONS = {
+    "ioscheduler": "switches the device's I/O scheduler: " + _HOST,
+    "cgroup": "creates cgroups: " + _HOST,
+    "cgroup_weight": "creates cgroups: " + _HOST,
+    "cgroup_nodelete": "leaves cgroups behind: " + _HOST,
+    "uid": "switches user: " + _HOST,
+    "gid": "switches group: " + _HOST,
+    "lockmem": "pins host memory: " + _HOST,
+    "allow_mounted_write": "writing to a mounted device corrupts its file system",
+    "hugepage-size": "needs host huge page setup: " + _HOST,
+}
+_LOG_OPTIONS = ("write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log")
+_ALLOWED_ENGINES = frozenset(
+    {
+        "libaio",
+        "io_uring",
+        "psync",
+        "sync",
+        "pvsync",
+        "pvsync2",
+        "vsync",
+        "posixaio",
+        "mmap",
+        "windowsaio",
+        "null",
+    }
+)
+_NETWORK_ENGINES = frozenset(
+    {
+        "net",
+        "netsplice",
+        "rdma",
+        "http",
+        "nbd",
+        "libiscsi",
+        "rbd",
+        "rados",
+        "gfapi",
+        "gfapi_async",
+        "libhdfs",
+        "nfs",
+        "dfs",
+        "librpma_apm_client",
+        "librpma_apm_server",
+        "librpma_gpspm_client",
+        "librpma_gpspm_server",
+        "xnvme",
+        "spdk",
+    }
+)
+_WRITES = frozenset({"write", "randwrite", "rw", "readwrite", "randrw", "trimwrite"})
+_TRIMS = frozenset({"trim", "randtrim", "trimwrite"})
+_EXPANSION = re.compile(r"\$\{?[A-Za-z_]")
+_INLINE_PATTERN = re.compile(r"""(0x[0-9a-fA-F]+|\d+|'[^']*'|"[^"]*"|%o|[\s|,])+""")
+
+
+def _raw_options(job: JobLike) -> tuple[str, dict[str, str | None]]:
+    """(job name, options as fio text) for any of the accepted job shapes."""
+    if isinstance(job, FioJob):
+        options: dict[str, str | None] = {}
+        for key, value in job.fio_options().items():
+            text = format_value(key, value, kb_base=job.kb_base)
+            options[key] = "1" if text is None else text
+        return job.name, options
+    if isinstance(job, RawJob):
+        return job.name, job.as_dict()
+    options = {canonical_option_name(str(k)): v for k, v in job.items()}
+    return str(options.get("name") or ""), options
+
+
+def _err(option: str, value: str | None, reason: str) -> OptionError:
+    return OptionError(option=option, value=value or "", reason=reason)
+
+
+def _number(value: str | None, kb_base: int, *, time: bool = False) -> int | None:
+    """A parsed size/count/time, or None when unset or unreadable (validation reports it)."""
+    if value is None:
+        return None
+    try:
+        return parse_seconds(value) if time else parse_size(value, kb_base=kb_base, allow_zero=True)
+    except ValueError:
+        return None
+
+
+def _flag(value: str | None, default: bool = False) -> bool:
+    try:
+        return parse_bool(value)
+    except ValueError:
+        return default
+
+
+def _inside(path: str, root: str) -> bool:
+    """Whether a normalised path stays under root (no `..` escape)."""
+    root = posixpath.normpath(root)
+    full = posixpath.normpath(path if posixpath.isabs(path) else posixpath.join(root, path))
+    return full == root or full.startswith(root.rstrip("/") + "/")
+
+
+def _code_and_file_checks(options: Mapping[str, str | None]) -> list[OptionError]:
+    """Options that run programs, load code, touch other files or change the host."""
+    errors: list[OptionError] = []
+    for key, value in options.items():
+        reason = _CODE_OPTIONS.get(key) or _FILE_OPTIONS.get(key) or _HOST_OPTIONS.get(key)
+        if key.startswith("trigger"):
+            reason = "trigger commands run a program on the host"
+        elif key.startswith("replay_"):
+            reason = "I/O log replay: " + _OUTSIDE
+        elif key == "verify_state_save" and _flag(value, default=True):
+            reason = "writes verify state files: " + _OUTSIDE
+        elif key in _LOG_OPTIONS and value not in (None, "", "1"):
+            reason = "log file names are chosen by storbench; use the bare option"
+        elif key in ("mem", "iomem") and value and ":" in value:
+            reason = "memory backed by a file path: " + _OUTSIDE
+        elif key in ("buffer_pattern", "verify_pattern") and value:
+            if not _INLINE_PATTERN.fullmatch(value):
+                reason = "give the pattern inline (hex, number or quoted string), not from a file"
+        elif key == "nice" and re.fullmatch(r"\s*-\s*0*[1-9]\d*\s*", value or ""):
+            reason = "negative nice raises priority: " + _HOST
+        elif key == "prioclass" and (value or "").strip() == "1":
+            reason = "real-time I/O priority class: " + _HOST
+        if reason is None and value is not None and _EXPANSION.search(value):
+            reason = "environment variable or $keyword expansion depends on the host"
+        if reason is not None:
+            errors.append(_err(key, value, reason))
+    return errors
+
+
+def _engine_check(options: Mapping[str, str | None]) -> list[OptionError]:
+    value = options.get("ioengine")
+    if value is None:
+        return []
+    engine = value.strip().lower()
+    if engine in _ALLOWED_ENGINES:
+        return []
+    if engine == "exec":
+        reason = "the exec engine " + _RUNS_CODE
+    elif engine.startswith("external") or "/" in engine or engine.endswith(".so"):
+        reason = "external engines " + _LOADS_CODE
+    elif engine in _NETWORK_ENGINES:
+        reason = "network engine: sends I/O to other hosts"
+    else:
+        reason = "ioengine not supported by storbench"
+    return [_err("ioengine", value, reason)]
+
+
+def _direction_check(options: Mapping[str, str | None], target: SafetyTarget) -> list[OptionError]:
+    """Trims only on a confirmed destructive device; device writes never when mounted."""
+    rw = (options.get("rw") or "read").strip().lower()
+    trims = rw in _TRIMS or (_number(options.get("trim_percentage"), 1024) or 0) > 0
+    writes = rw in _WRITES or (options.get("verify") not in (None, "0") and rw != "read")
+    device = target.kind == "block_device"
+    option = "rw" if rw in _TRIMS or writes else "trim_percentage"
+    if trims and not (device and target.destructive):
+        return [
+            _err(
+                option,
+                options.get(option),
+                "trims discard data: only on a destructive block device",
+            )
+        ]
+    if device and (trims or writes):
+        if target.mounted:
+            return [
+                _err(
+                    option,
+                    options.get(option),
+                    "writing to a mounted device corrupts its file system",
+                )
+            ]
+        if not (target.destructive and target.confirmed_destructive):
+            return [
+                _err(
+                    option,
+                    options.get(option),
+                    "writes destroy the device's data: needs a destructive, confirmed target",
+                )
+            ]
+    return []
+
+
+def _path_checks(options: Mapping[str, str | None], target: SafetyTarget) -> list[OptionError]:
+    """filename/directory must resolve inside the target."""
+    errors: list[OptionError] = []
+    directory = options.get("directory")
+    filename = options.get("filename")
+    if target.kind == "block_device":
+        if directory is not None:
+            errors.append(_err("directory", directory, "a block device target takes no directory"))
+        names = (filename or target.path).replace("\\:", "\0").split(":")
+        if any(
+            posixpath.normpath(n.replace("\0", ":")) != posixpath.normpath(target.path)
+            for n in names
+        ):
+            errors.append(_err("filename", filename, f"only the target device {target.path}"))
+        return errors
+    base = target.path
+    if directory is not None:
+        if not all(_inside(d, target.path) for d in directory.split(":")):
+            errors.append(_err("directory", directory, f"must stay inside {target.path}"))
+        elif ":" not in directory:
+            base = posixpath.join(target.path, directory)
+    if filename is not None:
+        parts = filename.replace("\\:", "\0").split(":")
+        if not all(
+            p
+            and _inside(p.replace("\0", ":"), base)
+            and _inside(posixpath.join(base, p), target.path)
+            for p in parts
+        ):
+            errors.append(_err("filename", filename, f"must stay inside {target.path}"))
+    return errors
+
+
+def _limit_checks(options: Mapping[str, str | None], limits: SafetyLimits) -> list[OptionError]:
+    errors: list[OptionError] = []
+    kb = 1000 if options.get("kb_base") == "1000" else 1024
+    for key, ceiling in (("numjobs", limits.max_numjobs), ("iodepth", limits.max_iodepth)):
+        number = _number(options.get(key), kb)
+        if number is not None and number > ceiling:
+            errors.append(_err(key, options.get(key), f"at most {ceiling} allowed"))
+    nrfiles = (_number(options.get("nrfiles"), kb) or 1) * (
+        _number(options.get("numjobs"), kb) or 1
+    )
+    if nrfiles > limits.max_nrfiles:
+        errors.append(
+            _err(
+                "nrfiles",
+                options.get("nrfiles"),
+                f"{nrfiles} files in all (nrfiles x numjobs); at most {limits.max_nrfiles}",
+            )
+        )
+    runtime = _number(options.get("runtime"), kb, time=True)
+    if "runtime" not in options:
+        errors.append(_err("runtime", None, f"set runtime (at most {limits.max_runtime_s} s)"))
+    elif runtime is not None:
+        extra = sum(
+            _number(options.get(k), kb, time=True) or 0 for k in ("ramp_time", "startdelay")
+        )
+        if runtime == 0 or runtime + extra > limits.max_runtime_s:
+            errors.append(
+                _err(
+                    "runtime",
+                    options.get("runtime"),
+                    f"runtime + ramp_time + startdelay must be 1..{limits.max_runtime_s} s",
+                )
+            )
+    log_avg = _number(options.get("log_avg_msec"), kb)
+    logging = any(k in options for k in _LOG_OPTIONS)
+    if (log_avg is not None and log_avg < limits.min_log_avg_msec) or (logging and log_avg is None):
+        errors.append(
+            _err(
+                "log_avg_msec",
+                options.get("log_avg_msec"),
+                f"logs must average over at least {limits.min_log_avg_msec} ms",
+            )
+        )
+    return errors
+
+
+def footprint_bytes(options: Mapping[str, str | None]) -> int | None:
+    """Bytes of files fio lays out for one job (size or filesize x nrfiles, per clone)."""
+    kb = 1000 if options.get("kb_base") == "1000" else 1024
+    size_text = options.get("size")
+    filesize = _number(options.get("filesize"), kb)
+    nrfiles = _number(options.get("nrfiles"), kb) or 1
+    if filesize is not None:
+        per_clone = filesize * nrfiles
+    elif size_text is not None and parse_percent_or_none(size_text) is None:
+        per_clone = _number(size_text, kb) or 0
+    else:
+        return None
+    # Clones share one named file; otherwise each clone lays out its own files.
+    clones = 1 if options.get("filename") else (_number(options.get("numjobs"), kb) or 1)
+    return per_clone * clones
+
+
+def parse_percent_or_none(text: str) -> int | None:
+    try:
+        return parse_percent(text)
+    except ValueError:
+        return None
+
+
+def check_job_safety(
+    job_or_raw_options: JobLike, target: SafetyTarget, limits: SafetyLimits
+) -> list[OptionError]:
+    """Every reason this one job may not run on the target (empty when it may)."""
+    name, options = _raw_options(job_or_raw_options)
+    errors = [
+        *_code_and_file_checks(options),
+        *_engine_check(options),
+        *_direction_check(options, target),
+        *_path_checks(options, target),
+        *_limit_checks(options, limits),
+    ]
+    if target.kind == "directory":
+        size = options.get("size")
+        if size is not None and parse_percent_or_none(size) is not None:
+            errors.append(_err("size", size, "a percentage needs a device; give a size"))
+        elif size is None and options.get("filesize") is None:
+            errors.append(_err("size", None, "set size: the files are created in the target"))
+    return [e.model_copy(update={"job": name or None}) for e in errors]
+
+
+def check_jobs_safety(
+    jobs: Sequence[JobLike], target: SafetyTarget, limits: SafetyLimits
+) -> list[OptionError]:
+    """check_job_safety for each job plus the space all jobs need together."""
+    errors: list[OptionError] = []
+    total = 0
+    for job in jobs:
+        errors.extend(check_job_safety(job, target, limits))
+        total += footprint_bytes(_raw_options(job)[1]) or 0
+    if target.kind == "directory":
+        if total > limits.max_total_size_bytes:
+            errors.append(
+                _err(
+                    "size",
+                    str(total),
+                    f"jobs need {total} bytes; at most {limits.max_total_size_bytes}",
+                )
+            )
+        if target.free_bytes is not None:
+            usable = int(target.free_bytes * (1 - limits.free_space_margin))
+            if total > usable:
+                errors.append(
+                    _err(
+                        "size",
+                        str(total),
+                        f"jobs need {total} bytes but only {usable} may be used "
+                        f"({limits.free_space_margin:.0%} of free space kept)",
+                    )
+                )
+    return errors
+
+
+def check_fio_text(text: str, target: SafetyTarget, limits: SafetyLimits) -> list[FioJob]:
+    """Parse a pasted job file or command line and check it; FioJobError lists all problems."""
+    raw = parse_raw_fio_text(text)
+    safety = check_jobs_safety(raw.jobs, target, limits)
+    jobs = jobs_from_raw(raw, extra_errors=safety)
+    return jobs
+
+
+def ensure_safe(jobs: Sequence[FioJob], target: SafetyTarget, limits: SafetyLimits) -> None:
+    """Raise FioJobError unless every job may run on the target."""
+    errors = check_jobs_safety(jobs, target, limits)
+    if errors:
+        raise FioJobError(errors)
