@@ -3,6 +3,7 @@
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import lru_cache
+from typing import Any, ClassVar
 
 from sqlalchemy import DateTime, Engine, MetaData, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -45,7 +46,7 @@ class Base(DeclarativeBase):
     """Base of every ORM model."""
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {datetime: UTCDateTime()}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime()}
 
 
 class TimestampMixin:

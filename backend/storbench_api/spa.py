@@ -23,7 +23,9 @@ def mount_spa(app: FastAPI, spa_dir: Path) -> None:
         index = root / "index.html"
         candidate = (root / path).resolve()
         if path and candidate.is_file() and candidate.is_relative_to(root):
-            headers = {"Cache-Control": "public, max-age=31536000, immutable"} if path.startswith("assets/") else {}
+            headers = (
+                {"Cache-Control": "public, max-age=31536000, immutable"} if path.startswith("assets/") else {}
+            )
             return FileResponse(candidate, headers=headers)
         if index.is_file():
             return FileResponse(index, headers={"Cache-Control": "no-cache"})

@@ -101,10 +101,14 @@ def make_team(db: Session, *, name: str | None = None) -> Team:
     return team
 
 
-def make_caller(db: Session, *, team: Team | None = None, role: Role = Role.owner, password: str = "pw-123456") -> Caller:
+def make_caller(
+    db: Session, *, team: Team | None = None, role: Role = Role.owner, password: str = "pw-123456"
+) -> Caller:
     """A user with a role in a team and a valid session token."""
     team = team or make_team(db)
-    user = User(email=f"user-{new_token('u')[-10:].lower()}@example.com", password_hash=hash_password(password))
+    user = User(
+        email=f"user-{new_token('u')[-10:].lower()}@example.com", password_hash=hash_password(password)
+    )
     db.add(user)
     db.flush()
     db.add(Membership(user_id=user.id, team_id=team.id, role=role))

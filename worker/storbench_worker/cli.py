@@ -20,8 +20,12 @@ def parse_config(argv: list[str] | None) -> WorkerConfig:
     parser = argparse.ArgumentParser(prog="storbench-worker", description=__doc__)
     parser.add_argument("--server", default=env("SERVER"), help="API URL, e.g. https://storbench.example")
     parser.add_argument("--token", default=env("WORKER_TOKEN"), help="this host's worker token")
-    parser.add_argument("--token-file", type=Path, default=env("WORKER_TOKEN_FILE"), help="file holding the token")
-    parser.add_argument("--name", default=env("WORKER_NAME"), help="expected host name (checked against the server)")
+    parser.add_argument(
+        "--token-file", type=Path, default=env("WORKER_TOKEN_FILE"), help="file holding the token"
+    )
+    parser.add_argument(
+        "--name", default=env("WORKER_NAME"), help="expected host name (checked against the server)"
+    )
     parser.add_argument(
         "--allow",
         action="append",
@@ -61,9 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:
         sys.exit(f"storbench-worker: cannot reach {config.server}: {exc}")
     if config.name and config.name != identity["name"]:
-        sys.exit(
-            f"storbench-worker: this token belongs to host '{identity['name']}', not '{config.name}'"
-        )
+        sys.exit(f"storbench-worker: this token belongs to host '{identity['name']}', not '{config.name}'")
     host_name = identity["name"]
     spool = Spool(config.spool_dir)
     configure(WorkerContext(config=config, api=api, host_name=host_name, spool=spool))

@@ -32,7 +32,7 @@ _NETWORK_FS = {"nfs", "nfs4", "cifs", "smb3", "fuse.sshfs", "ceph", "glusterfs",
 
 def _mounts() -> list[dict[str, str]]:
     """Real file systems (not proc/sys/cgroup noise), with their options."""
-    mounts = []
+    mounts: list[dict[str, str]] = []
     try:
         lines = Path("/proc/mounts").read_text().splitlines()
     except OSError:

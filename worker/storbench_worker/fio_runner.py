@@ -79,7 +79,11 @@ def run_fio(
     cancelled = False
     with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
         process = subprocess.Popen(
-            list(argv), cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+            list(argv),
+            cwd=cwd,
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
             preexec_fn=_own_group_dying_with_parent,
         )
         try:

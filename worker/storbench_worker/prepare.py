@@ -48,7 +48,9 @@ def validated_jobs(raw_jobs: list[dict[str, Any]]) -> list[FioJob]:
 def check_directory_target(path: Path, host_name: str) -> None:
     """The target directory must exist and be writable."""
     if not path.exists():
-        raise CannotRun(f"target path {path} does not exist on host '{host_name}': create it or fix the target")
+        raise CannotRun(
+            f"target path {path} does not exist on host '{host_name}': create it or fix the target"
+        )
     if not path.is_dir():
         raise CannotRun(f"target path {path} on host '{host_name}' is not a directory")
     if not os.access(path, os.W_OK | os.X_OK):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from celery import Celery
 from celery.signals import worker_shutting_down
-from storbench_fio.command import build_command
 
+from storbench_fio.command import build_command
 from storbench_worker import prepare
 from storbench_worker.api_client import ApiClient, ServerRefused
 from storbench_worker.config import WorkerConfig
@@ -83,7 +83,9 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
     jobs = prepare.validated_jobs(assignment["jobs"])
     prepare.check_allowed(target_path, ctx.config.allowed_roots, ctx.host_name)
     if fio_version(ctx.config.fio_binary) is None:
-        raise prepare.CannotRun(f"fio is not installed on host '{ctx.host_name}': install it (apt-get install fio)")
+        raise prepare.CannotRun(
+            f"fio is not installed on host '{ctx.host_name}': install it (apt-get install fio)"
+        )
     if target["kind"] == "directory":
         prepare.check_directory_target(target_path, ctx.host_name)
         workdir = target_path / f"storbench-run{assignment['run_id']}-a{assignment_id}"
@@ -111,9 +113,8 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
         shutil.rmtree(output_dir, ignore_errors=True)
         if outcome.cancelled:
             return
-        raise prepare.CannotRun(
-            f"fio exited with code {outcome.exit_code} without a report: {outcome.stderr_tail.strip() or 'no message'}"
-        )
+        message = outcome.stderr_tail.strip() or "no message"
+        raise prepare.CannotRun(f"fio exited with code {outcome.exit_code} without a report: {message}")
     stopped_early = None
     if outcome.cancelled:
         stopped_early = (

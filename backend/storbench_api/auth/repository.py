@@ -13,9 +13,7 @@ def user_by_email(db: Session, email: str) -> User | None:
 
 def first_membership(db: Session, user_id: int) -> Membership | None:
     """The user's oldest team membership."""
-    return db.scalar(
-        select(Membership).where(Membership.user_id == user_id).order_by(Membership.id).limit(1)
-    )
+    return db.scalar(select(Membership).where(Membership.user_id == user_id).order_by(Membership.id).limit(1))
 
 
 def token_with_principal(db: Session, digest: str) -> tuple[AuthToken, User, Team, Membership] | None:

@@ -2,10 +2,9 @@
 
 from typing import Any
 
-from storbench_fio.job import FioJob, FioJobError, validate_job_dict
-
 from storbench_api.errors import Invalid
 from storbench_api.settings import get_settings
+from storbench_fio.job import FioJob, FioJobError, validate_job_dict
 
 
 def _option_errors(exc: FioJobError, prefix: str) -> list[dict[str, Any]]:
@@ -59,8 +58,12 @@ def normalise_jobs(raw_jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         errors.extend(_limit_errors(job, prefix))
         if job.name in seen_names:
             errors.append(
-                {"option": "name", "value": job.name, "reason": "job names must be unique in a plan",
-                 "field": f"{prefix}name"}
+                {
+                    "option": "name",
+                    "value": job.name,
+                    "reason": "job names must be unique in a plan",
+                    "field": f"{prefix}name",
+                }
             )
         seen_names.add(job.name)
         jobs.append(job.model_dump(mode="json", exclude_none=True))

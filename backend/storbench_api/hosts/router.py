@@ -21,9 +21,7 @@ def list_hosts(
     return HostList(items=service.describe_hosts(db, hosts), total=total)
 
 
-@router.post(
-    "", response_model=HostCreated, status_code=status.HTTP_201_CREATED, summary="Register a host"
-)
+@router.post("", response_model=HostCreated, status_code=status.HTTP_201_CREATED, summary="Register a host")
 def create_host(body: HostCreate, db: DB, principal: CurrentPrincipal) -> HostCreated:
     """Register a host; the response carries its worker token, shown only once."""
     principal.require_write()

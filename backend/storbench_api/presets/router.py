@@ -2,10 +2,10 @@
 
 from fastapi import APIRouter
 from pydantic import BaseModel
-from storbench_fio.presets import PRESETS, Preset
 
 from storbench_api.deps import CurrentPrincipal
 from storbench_api.errors import NotFound
+from storbench_fio.presets import PRESETS, Preset
 
 router = APIRouter(prefix="/presets", tags=["presets"])
 

@@ -4,13 +4,13 @@ import gzip
 from typing import Any
 
 from sqlalchemy.orm import Session
-from storbench_fio.errors import ParseError
-from storbench_fio.models import DirectionResult, FioReport, LatencyStats
-from storbench_fio.results import parse_fio_output
 
 from storbench_api.errors import Invalid
 from storbench_api.models import RawOutput, Result, ResultDirection
 from storbench_api.results.schemas import CpuOut, DirectionOut, LatencyOut, ResultOut
+from storbench_fio.errors import ParseError
+from storbench_fio.models import DirectionResult, FioReport, LatencyStats
+from storbench_fio.results import parse_fio_output
 
 # Percentile keys kept as columns, and the column each lands in.
 _PERCENTILE_COLUMNS = {

@@ -1,6 +1,7 @@
 """Queries for runs and assignments."""
 
 from collections.abc import Sequence
+
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 

@@ -24,9 +24,7 @@ def list_runs(
     return RunList(items=service.describe_runs(db, runs, with_results=False), total=total)
 
 
-@router.post(
-    "", response_model=RunOut, status_code=status.HTTP_201_CREATED, summary="Start a run"
-)
+@router.post("", response_model=RunOut, status_code=status.HTTP_201_CREATED, summary="Start a run")
 def start_run(body: RunCreate, db: DB, principal: CurrentPrincipal) -> RunOut:
     """Queue a plan, preset or inline jobs on a target; its host's worker runs fio."""
     run, _ = service.start_run(db, principal, body)

@@ -5,7 +5,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
-from storbench_fio.presets import get_preset
 
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
@@ -19,9 +18,12 @@ from storbench_api.runs import repository
 from storbench_api.runs.schemas import HostRef, RunCreate, RunOut, TargetRef
 from storbench_api.settings import get_settings
 from storbench_api.targets import repository as targets_repository
+from storbench_fio.presets import get_preset
 
 
-def _jobs_for(db: Session, team_id: int, body: RunCreate) -> tuple[list[dict[str, Any]], int | None, str | None]:
+def _jobs_for(
+    db: Session, team_id: int, body: RunCreate
+) -> tuple[list[dict[str, Any]], int | None, str | None]:
     """The normalised jobs to run, with the plan id and name they came from."""
     if body.plan_id is not None:
         plan = plans_service.get_plan(db, team_id, body.plan_id)
@@ -44,9 +46,11 @@ def expected_duration(jobs: Sequence[dict[str, Any]]) -> timedelta:
     total = timedelta()
     for job in jobs:
         runtime = job.get("runtime")
-        seconds = (runtime if runtime is not None else max_runtime.total_seconds()) + (
-            job.get("ramp_time") or 0
-        ) + (job.get("startdelay") or 0)
+        seconds = (
+            (runtime if runtime is not None else max_runtime.total_seconds())
+            + (job.get("ramp_time") or 0)
+            + (job.get("startdelay") or 0)
+        )
         total += timedelta(seconds=seconds)
     return total
 
@@ -228,7 +232,9 @@ def record_output(
         if stopped_early:
             _finish_assignment(assignment, RunStatus.failed, f"{stopped_early}; partial results kept")
         elif failed_jobs:
-            _finish_assignment(assignment, RunStatus.failed, f"fio reported errors in jobs: {', '.join(failed_jobs)}")
+            _finish_assignment(
+                assignment, RunStatus.failed, f"fio reported errors in jobs: {', '.join(failed_jobs)}"
+            )
         else:
             _finish_assignment(assignment, RunStatus.completed)
     _refresh_run_status(run)
@@ -256,7 +262,10 @@ def sweep_stuck_assignments(db: Session, now: datetime | None = None) -> int:
         if assignment.status == RunStatus.queued:
             waited = now - assignment.created_at
             if waited > settings.dispatch_timeout and not is_online(host, now):
-                reason = f"no worker picked the run up within {int(waited.total_seconds())} s: " + offline_reason(host)
+                reason = (
+                    f"no worker picked the run up within {int(waited.total_seconds())} s: "
+                    + offline_reason(host)
+                )
         elif not is_online(host, now):
             reason = f"lost contact with the worker on host '{host.name}' while fio was running"
         elif assignment.deadline_at is not None and now > assignment.deadline_at:

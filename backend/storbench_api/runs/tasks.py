@@ -29,4 +29,6 @@ def dispatch_run(db: Session, run: Run) -> None:
             reason = f"the message broker is unreachable ({type(exc).__name__}); the run was not started"
             service.fail_undispatchable(db, run, reason)
             db.commit()
-            raise BrokerUnavailable(reason + ": check STORBENCH_BROKER_URL and that the broker is running") from exc
+            raise BrokerUnavailable(
+                reason + ": check STORBENCH_BROKER_URL and that the broker is running"
+            ) from exc

@@ -22,9 +22,7 @@ def list_targets(
     return TargetList(items=[service.describe(t) for t in targets], total=total)
 
 
-@router.post(
-    "", response_model=TargetOut, status_code=status.HTTP_201_CREATED, summary="Create a target"
-)
+@router.post("", response_model=TargetOut, status_code=status.HTTP_201_CREATED, summary="Create a target")
 def create_target(body: TargetCreate, db: DB, principal: CurrentPrincipal) -> TargetOut:
     """A directory or block device on one of the team's hosts."""
     principal.require_write()

@@ -63,18 +63,14 @@ def get_assignment(assignment_id: int, host: CurrentHost, db: DB) -> AssignmentO
     return _assignment_out(runs_service.assignment_for_host(db, host.id, assignment_id))
 
 
-@router.get(
-    "/assignments/{assignment_id}/state", response_model=AssignmentState, summary="Should fio go on?"
-)
+@router.get("/assignments/{assignment_id}/state", response_model=AssignmentState, summary="Should fio go on?")
 def assignment_state(assignment_id: int, host: CurrentHost, db: DB) -> AssignmentState:
     """Polled while fio runs; 'cancelled' tells the worker to stop fio."""
     assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
     return AssignmentState(id=assignment.id, status=assignment.status)
 
 
-@router.post(
-    "/assignments/{assignment_id}/start", response_model=AssignmentOut, summary="fio is starting"
-)
+@router.post("/assignments/{assignment_id}/start", response_model=AssignmentOut, summary="fio is starting")
 def start_assignment(assignment_id: int, host: CurrentHost, db: DB) -> AssignmentOut:
     """Mark the assignment running; 409 if it was cancelled meanwhile."""
     assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
@@ -84,9 +80,7 @@ def start_assignment(assignment_id: int, host: CurrentHost, db: DB) -> Assignmen
     return _assignment_out(assignment)
 
 
-@router.post(
-    "/assignments/{assignment_id}/result", response_model=Stored, summary="Upload fio's output"
-)
+@router.post("/assignments/{assignment_id}/result", response_model=Stored, summary="Upload fio's output")
 def upload_result(assignment_id: int, body: FioOutputIn, host: CurrentHost, db: DB) -> Stored:
     """Store the output once; uploading the same assignment again is acknowledged, not duplicated."""
     assignment = runs_service.assignment_for_host(db, host.id, assignment_id)

@@ -13,7 +13,9 @@ from tests.conftest import Caller, make_caller
 
 def test_sign_in_returns_a_token_that_identifies_the_user(client: TestClient, db: Session) -> None:
     caller = make_caller(db, password="correct horse")
-    response = client.post("/api/v1/auth/token", data={"username": caller.user.email, "password": "correct horse"})
+    response = client.post(
+        "/api/v1/auth/token", data={"username": caller.user.email, "password": "correct horse"}
+    )
     assert response.status_code == 200, response.text
     token = response.json()["access_token"]
     me = client.get("/api/v1/auth/me", headers={"Authorization": f"Bearer {token}"})

@@ -10,7 +10,9 @@ from storbench_api.models import Role
 from tests.conftest import Caller, make_caller, make_host
 
 
-def test_a_registered_host_gets_a_worker_token_that_authenticates_it(client: TestClient, owner: Caller) -> None:
+def test_a_registered_host_gets_a_worker_token_that_authenticates_it(
+    client: TestClient, owner: Caller
+) -> None:
     created = client.post("/api/v1/hosts", json={"name": "nas-client-01"}, headers=owner.headers)
     assert created.status_code == 201, created.text
     body = created.json()

@@ -40,15 +40,21 @@ def host(stack: Stack) -> dict[str, Any]:
     with stack.client() as api:
         created = api.post("/hosts", json={"name": "it-host"}).json()
         stack.start_worker(created["worker_token"], "it-host", allow=scratch)
-        stack.wait_for(lambda: api.get(f"/hosts/{created['id']}").json()["status"] == "online", 60, "the worker to come online")
+        stack.wait_for(
+            lambda: api.get(f"/hosts/{created['id']}").json()["status"] == "online",
+            60,
+            "the worker to come online",
+        )
         target = api.post(
-            "/targets", json={"name": "it-scratch", "host_id": created["id"], "path": str(scratch), "kind": "directory"}
+            "/targets",
+            json={"name": "it-scratch", "host_id": created["id"], "path": str(scratch), "kind": "directory"},
         ).json()
     return {"host": created, "target": target, "scratch": scratch}
 
 
 def _wait_terminal(stack: Stack, run_id: int, timeout_s: float = 90) -> dict[str, Any]:
     with stack.client() as api:
+
         def terminal() -> dict[str, Any] | None:
             run: dict[str, Any] = api.get(f"/runs/{run_id}").json()
             return run if run["status"] in ("completed", "failed", "cancelled") else None
@@ -74,12 +80,19 @@ def test_a_run_measured_by_a_real_worker_lands_in_the_database(stack: Stack, hos
     assert not list(host["scratch"].iterdir()), "the worker left scratch files behind"
 
 
-def test_a_target_path_missing_on_the_host_fails_the_run_with_the_reason(stack: Stack, host: dict[str, Any]) -> None:
+def test_a_target_path_missing_on_the_host_fails_the_run_with_the_reason(
+    stack: Stack, host: dict[str, Any]
+) -> None:
     missing = host["scratch"] / "not-there"
     with stack.client() as api:
         target = api.post(
             "/targets",
-            json={"name": "missing-dir", "host_id": host["host"]["id"], "path": str(missing), "kind": "directory"},
+            json={
+                "name": "missing-dir",
+                "host_id": host["host"]["id"],
+                "path": str(missing),
+                "kind": "directory",
+            },
         ).json()
         run = api.post("/runs", json={"target_id": target["id"], "jobs": [QUICK_JOB]}).json()
     done = _wait_terminal(stack, run["id"])
@@ -87,10 +100,13 @@ def test_a_target_path_missing_on_the_host_fails_the_run_with_the_reason(stack: 
     assert "does not exist" in done["error"] and str(missing) in done["error"]
 
 
-def test_a_path_outside_the_hosts_allowed_roots_is_refused_by_the_worker(stack: Stack, host: dict[str, Any]) -> None:
+def test_a_path_outside_the_hosts_allowed_roots_is_refused_by_the_worker(
+    stack: Stack, host: dict[str, Any]
+) -> None:
     with stack.client() as api:
         target = api.post(
-            "/targets", json={"name": "etc", "host_id": host["host"]["id"], "path": "/etc", "kind": "directory"}
+            "/targets",
+            json={"name": "etc", "host_id": host["host"]["id"], "path": "/etc", "kind": "directory"},
         ).json()
         run = api.post("/runs", json={"target_id": target["id"], "jobs": [QUICK_JOB]}).json()
     done = _wait_terminal(stack, run["id"])
@@ -99,7 +115,9 @@ def test_a_path_outside_the_hosts_allowed_roots_is_refused_by_the_worker(stack: 
 
 
 def _fio_processes_in(path: Path) -> list[str]:
-    listing = subprocess.run(["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True, check=True).stdout
+    listing = subprocess.run(
+        ["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True, check=True
+    ).stdout
     return [line for line in listing.splitlines() if "fio" in line and str(path) in line]
 
 
@@ -108,7 +126,9 @@ def test_cancel_stops_fio_keeps_what_was_measured_and_cleans_up(stack: Stack, ho
     with stack.client() as api:
         run = api.post("/runs", json={"target_id": host["target"]["id"], "jobs": [long_job]}).json()
         stack.wait_for(lambda: _fio_processes_in(host["scratch"]), 30, "fio to start")
-        stack.wait_for(lambda: api.get(f"/runs/{run['id']}").json()["status"] == "running", 10, "running status")
+        stack.wait_for(
+            lambda: api.get(f"/runs/{run['id']}").json()["status"] == "running", 10, "running status"
+        )
         assert api.post(f"/runs/{run['id']}/cancel").json()["status"] == "cancelled"
     stack.wait_for(lambda: not _fio_processes_in(host["scratch"]), 5, "fio to stop after cancel")
     stack.wait_for(lambda: not list(host["scratch"].iterdir()), 10, "scratch files to be removed")
@@ -129,10 +149,13 @@ def test_a_worker_that_stops_is_noticed_and_new_runs_are_refused(stack: Stack, t
         worker = stack.start_worker(created["worker_token"], "short-lived", allow=tmp_path)
         stack.wait_for(lambda: api.get(f"/hosts/{created['id']}").json()["status"] == "online", 60, "online")
         target = api.post(
-            "/targets", json={"name": "short", "host_id": created["id"], "path": str(tmp_path), "kind": "directory"}
+            "/targets",
+            json={"name": "short", "host_id": created["id"], "path": str(tmp_path), "kind": "directory"},
         ).json()
         stack.stop_worker(worker)
-        stack.wait_for(lambda: api.get(f"/hosts/{created['id']}").json()["status"] == "offline", 30, "offline")
+        stack.wait_for(
+            lambda: api.get(f"/hosts/{created['id']}").json()["status"] == "offline", 30, "offline"
+        )
         refused = api.post("/runs", json={"target_id": target["id"], "jobs": [QUICK_JOB]})
     assert refused.status_code == 409
     assert "offline" in refused.json()["message"]

@@ -109,11 +109,15 @@ def test_a_worker_reports_a_run_through_to_stored_figures(
     assert client.get(f"/api/v1/runs/{run['id']}", headers=owner.headers).json()["status"] == "running"
 
     upload = client.post(
-        f"/api/v1/worker/assignments/{assignment_id}/result", json={"fio_output": real_fio_output}, headers=worker
+        f"/api/v1/worker/assignments/{assignment_id}/result",
+        json={"fio_output": real_fio_output},
+        headers=worker,
     )
     assert upload.status_code == 200, upload.text
     again = client.post(
-        f"/api/v1/worker/assignments/{assignment_id}/result", json={"fio_output": real_fio_output}, headers=worker
+        f"/api/v1/worker/assignments/{assignment_id}/result",
+        json={"fio_output": real_fio_output},
+        headers=worker,
     )
     assert again.json() == upload.json()
 
@@ -161,7 +165,9 @@ def test_a_failure_reported_by_the_worker_fails_the_run_with_its_reason(
     run = _start(client, owner, target).json()
     assignment_id = _assignment_id(client, worker, run["id"])
     reason = "target path /srv/scratch does not exist on host 'host-a'"
-    client.post(f"/api/v1/worker/assignments/{assignment_id}/failure", json={"reason": reason}, headers=worker)
+    client.post(
+        f"/api/v1/worker/assignments/{assignment_id}/failure", json={"reason": reason}, headers=worker
+    )
     failed = client.get(f"/api/v1/runs/{run['id']}", headers=owner.headers).json()
     assert failed["status"] == "failed"
     assert "does not exist" in failed["error"]
@@ -176,7 +182,9 @@ def test_output_fio_could_not_have_written_is_refused_and_nothing_is_stored(
     assignment_id = _assignment_id(client, worker, run["id"])
     client.post(f"/api/v1/worker/assignments/{assignment_id}/start", headers=worker)
     garbage = client.post(
-        f"/api/v1/worker/assignments/{assignment_id}/result", json={"fio_output": '{"jobs": [{"x"'}, headers=worker
+        f"/api/v1/worker/assignments/{assignment_id}/result",
+        json={"fio_output": '{"jobs": [{"x"'},
+        headers=worker,
     )
     assert garbage.status_code == 422
     assert client.get(f"/api/v1/runs/{run['id']}", headers=owner.headers).json()["results"] == []
@@ -192,7 +200,10 @@ def test_cancel_a_queued_run_then_the_worker_is_told_to_skip_it(
     assert cancelled.status_code == 200
     assert cancelled.json()["status"] == "cancelled"
     assignment_id = _assignment_id(client, worker, run["id"])
-    assert client.get(f"/api/v1/worker/assignments/{assignment_id}/state", headers=worker).json()["status"] == "cancelled"
+    assert (
+        client.get(f"/api/v1/worker/assignments/{assignment_id}/state", headers=worker).json()["status"]
+        == "cancelled"
+    )
     assert client.post(f"/api/v1/worker/assignments/{assignment_id}/start", headers=worker).status_code == 409
     again = client.post(f"/api/v1/runs/{run['id']}/cancel", headers=owner.headers)
     assert again.status_code == 409
@@ -235,5 +246,3 @@ def test_runs_are_listed_newest_first_and_filter_by_status(
     assert [r["id"] for r in listed["items"]][:2] == [second["id"], first["id"]]
     queued = client.get("/api/v1/runs?status=queued", headers=owner.headers).json()
     assert [r["id"] for r in queued["items"]] == [second["id"]]
-
-

@@ -5,7 +5,9 @@ import os
 import psycopg
 from psycopg import sql
 
-ADMIN_URL = os.environ.get("STORBENCH_TEST_POSTGRES", "postgresql://storbench:storbench@127.0.0.1:5432/postgres")
+ADMIN_URL = os.environ.get(
+    "STORBENCH_TEST_POSTGRES", "postgresql://storbench:storbench@127.0.0.1:5432/postgres"
+)
 
 
 def fresh_database(name: str) -> str:

@@ -59,7 +59,9 @@ class Stack:
             )
             response.raise_for_status()
             self.token = response.json()["access_token"]
-        return httpx.Client(base_url=f"{self.url}/api/v1", headers={"Authorization": f"Bearer {self.token}"}, timeout=30)
+        return httpx.Client(
+            base_url=f"{self.url}/api/v1", headers={"Authorization": f"Bearer {self.token}"}, timeout=30
+        )
 
     def start_worker(self, token: str, name: str, allow: Path) -> subprocess.Popen[bytes]:
         """A storbench-worker process for a registered host."""
@@ -67,11 +69,16 @@ class Stack:
         process = subprocess.Popen(
             [
                 str(BIN / "storbench-worker"),
-                "--server", self.url,
-                "--token", token,
-                "--name", name,
-                "--allow", str(allow),
-                "--state-dir", str(self.workdir / f"worker-{name}"),
+                "--server",
+                self.url,
+                "--token",
+                token,
+                "--name",
+                name,
+                "--allow",
+                str(allow),
+                "--state-dir",
+                str(self.workdir / f"worker-{name}"),
             ],
             env=self.env,
             stdout=log,
@@ -129,6 +136,7 @@ def running_stack(database_url: str, broker_url: str, workdir: Path) -> Iterator
     )
     stack.processes.append(api)
     try:
+
         def healthy() -> bool:
             if api.poll() is not None:
                 raise AssertionError((workdir / "api.log").read_text())

@@ -41,7 +41,9 @@ def test_block_device_must_be_under_dev(client: TestClient, db: Session, owner: 
     assert "/dev" in response.json()["message"]
 
 
-def test_a_target_cannot_be_placed_on_another_teams_host(client: TestClient, db: Session, owner: Caller) -> None:
+def test_a_target_cannot_be_placed_on_another_teams_host(
+    client: TestClient, db: Session, owner: Caller
+) -> None:
     stranger = make_caller(db)
     foreign_host, _ = make_host(db, team=stranger.team)
     body = {"name": "t", "host_id": foreign_host.id, "path": "/mnt/x", "kind": "directory"}

@@ -1,0 +1,79 @@
+"""Running the real fio, and stopping it completely."""
+
+import subprocess
+import time
+from pathlib import Path
+
+from storbench_worker.fio_runner import fio_version, run_fio
+
+
+def _fio_running_in(path: Path) -> bool:
+    listing = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True, check=True).stdout
+    return any(line.startswith("fio") and str(path) in line for line in listing.splitlines())
+
+
+def test_fio_version_names_the_installed_fio() -> None:
+    version = fio_version()
+    assert version is not None and version.startswith("fio-")
+
+
+def test_fio_version_is_none_when_fio_is_missing() -> None:
+    assert fio_version("/nonexistent/fio") is None
+
+
+def test_a_short_job_runs_to_the_end_and_leaves_its_report(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    argv = [
+        "fio",
+        "--output-format=json",
+        f"--directory={work}",
+        "--name=w",
+        "--rw=write",
+        "--bs=64k",
+        "--size=4m",
+    ]
+    outcome = run_fio(argv, cwd=work, output_dir=tmp_path / "out", should_stop=lambda: False, poll_s=0.2)
+    assert outcome.exit_code == 0
+    assert not outcome.cancelled
+    assert '"jobname" : "w"' in outcome.stdout()
+
+
+def test_stopping_ends_fio_quickly_with_a_partial_report(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    argv = [
+        "fio",
+        "--output-format=json",
+        f"--directory={work}",
+        "--name=r",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=8m",
+        "--time_based",
+        "--runtime=60",
+        "--numjobs=2",
+    ]
+    asked_at: list[float] = []
+
+    def stop_after_a_second() -> bool:
+        if time.monotonic() - started > 1.0:
+            asked_at.append(time.monotonic())
+            return True
+        return False
+
+    started = time.monotonic()
+    outcome = run_fio(
+        argv, cwd=work, output_dir=tmp_path / "out", should_stop=stop_after_a_second, poll_s=0.2
+    )
+    assert outcome.cancelled
+    assert outcome.ended_monotonic - asked_at[0] < 2.0
+    assert not _fio_running_in(work)
+    assert '"jobs"' in outcome.stdout()
+
+
+def test_a_bad_option_is_reported_on_stderr(tmp_path: Path) -> None:
+    argv = ["fio", "--name=x", "--rw=sideways", f"--directory={tmp_path}"]
+    outcome = run_fio(argv, cwd=tmp_path, output_dir=tmp_path / "out", should_stop=lambda: False)
+    assert outcome.exit_code != 0
+    assert "sideways" in outcome.stderr_tail
