@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
 import subprocess
 import time
@@ -18,8 +21,10 @@ pytestmark = requires_fio
 SERVERS = [("127.0.0.1", 8765), ("127.0.0.2", 8766)]
 
 
-def _wait_listening(host: str, port: int, deadline: float) -> None:
+def _wait_listening(proc: subprocess.Popen[bytes], host: str, port: int, deadline: float) -> None:
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"fio server {host}:{port} exited with {proc.returncode}")
         try:
             with socket.create_connection((host, port), timeout=0.2):
                 return
@@ -33,29 +38,51 @@ def fio_servers(tmp_path: Path) -> Iterator[list[tuple[str, int]]]:
     """Two fio servers on loopback addresses, always stopped afterwards."""
     assert FIO is not None
     procs: list[subprocess.Popen[bytes]] = []
+    servers = [(host, _port_for(host, port)) for host, port in SERVERS]
     try:
-        for host, port in SERVERS:
+        for host, port in servers:
             procs.append(
                 subprocess.Popen(
                     [FIO, f"--server=ip:{host},{port}"],
                     cwd=tmp_path,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
+                    # Own session: fio servers fork workers, and the group is stopped whole.
+                    start_new_session=True,
                 )
             )
         deadline = time.monotonic() + 10
-        for host, port in SERVERS:
-            _wait_listening(host, port, deadline)
-        yield SERVERS
+        for proc, (host, port) in zip(procs, servers, strict=True):
+            _wait_listening(proc, host, port, deadline)
+        yield servers
     finally:
         for proc in procs:
-            proc.terminate()
+            _signal_group(proc, signal.SIGTERM)
         for proc in procs:
             try:
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                proc.kill()
+                _signal_group(proc, signal.SIGKILL)
                 proc.wait()
+            _signal_group(proc, signal.SIGKILL)  # forked workers outliving the server
+
+
+def _signal_group(proc: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, sig)
+
+
+def _port_for(host: str, preferred: int) -> int:
+    """The preferred port when it is free on host, else any free one (others may hold it)."""
+    for port in (preferred, 0):
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, port))
+            except OSError:
+                continue
+            return int(probe.getsockname()[1])
+    raise OSError(f"no free port on {host}")
 
 
 def test_client_server_json(fio_servers: list[tuple[str, int]], tmp_path: Path) -> None:
