@@ -7,6 +7,7 @@ import {
   formatNs,
   formatRelativeTime,
   logTicks,
+  trimZeros,
 } from "./format";
 
 describe("formatBandwidth", () => {
@@ -72,5 +73,15 @@ describe("time formatting", () => {
 describe("logTicks", () => {
   it("covers the data with decades", () => {
     expect(logTicks(501_760, 9_895_936)).toEqual([100_000, 1_000_000, 10_000_000]);
+  });
+});
+
+describe("trimZeros", () => {
+  it("shortens axis labels without changing their value", () => {
+    expect(trimZeros("1.00 ms")).toBe("1 ms");
+    expect(trimZeros("1.50 µs")).toBe("1.5 µs");
+    expect(trimZeros("16.0k")).toBe("16k");
+    expect(trimZeros("100 µs")).toBe("100 µs");
+    expect(trimZeros("12.5 ms")).toBe("12.5 ms");
   });
 });

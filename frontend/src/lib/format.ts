@@ -146,6 +146,11 @@ export function logTicks(min: number, max: number): number[] {
   return ticks;
 }
 
+/** Drops trailing zeros for axis ticks: "1.00 ms" → "1 ms", "16.0k" → "16k", "1.50 µs" → "1.5 µs". */
+export function trimZeros(text: string): string {
+  return text.replace(/(\.\d*?)0+(?=\D|$)/, "$1").replace(/\.(?=\D|$)/, "");
+}
+
 export type ValueUnit = "ns" | "bytes_per_s" | "bytes" | "iops" | "count" | "percent";
 
 /** Formats a value in the given unit; charts use it for axes and tooltips. */

@@ -10,7 +10,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { formatValue, logTicks } from "../../lib/format";
+import { formatValue, logTicks, trimZeros } from "../../lib/format";
 import type { ChartRow, ChartSpec } from "./chart-config";
 
 function numericValues(data: ChartRow[], keys: string[]): number[] {
@@ -42,7 +42,7 @@ export default function ChartCanvas({ kind, data, xKey, series, unit, logScale, 
   const plotted = logScale ? positiveOnly(data, keys) : data;
   const values = numericValues(plotted, keys).filter((value) => !logScale || value > 0);
   const ticks = logScale && values.length ? logTicks(Math.min(...values), Math.max(...values)) : undefined;
-  const formatTick = (value: number) => formatValue(unit, value);
+  const formatTick = (value: number) => trimZeros(formatValue(unit, value));
   const yAxis = (
     <YAxis
       scale={logScale ? "log" : "auto"}

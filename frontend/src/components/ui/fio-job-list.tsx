@@ -6,7 +6,7 @@ export function FioJobList({ jobs, caption = "Jobs" }: { jobs: FioJob[]; caption
   if (jobs.length === 0) return <p className="muted">No jobs.</p>;
   return (
     <table className="table job-table">
-      <caption>{caption}</caption>
+      <caption className="sr-only">{caption}</caption>
       <thead>
         <tr>
           <th scope="col">Job</th>

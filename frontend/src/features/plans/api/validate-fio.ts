@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import type { FioValidateResponse } from "../../../lib/api-types";
 
@@ -11,7 +11,6 @@ export function validateFioQueryOptions(text: string) {
     enabled: text.trim() !== "",
     staleTime: Infinity,
     retry: false,
-    placeholderData: keepPreviousData,
   });
 }
 

@@ -1,10 +1,15 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import type { FioJob } from "../../../lib/api-types";
-import { useValidateFio } from "../api/validate-fio";
+import { validateFioQueryOptions } from "../api/validate-fio";
 
 const DEBOUNCE_MS = 400;
+
+type Validation =
+  | { text: string; status: "valid"; jobs: FioJob[] }
+  | { text: string; status: "invalid"; error: unknown };
 
 interface FioTextInputProps {
   /** Called with the parsed jobs each time a new text validates. */
@@ -13,27 +18,32 @@ interface FioTextInputProps {
 
 /** A fio job file or command line, validated by the server as it is typed. */
 export function FioTextInput({ onParsed }: FioTextInputProps) {
+  const queryClient = useQueryClient();
   const [text, setText] = useState("");
-  const [debounced, setDebounced] = useState("");
-  const [applied, setApplied] = useState<string | null>(null);
+  const [validation, setValidation] = useState<Validation | null>(null);
 
   useEffect(() => {
-    const timer = window.setTimeout(() => setDebounced(text), DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [text]);
+    if (!text.trim()) return;
+    let stale = false;
+    const timer = window.setTimeout(() => {
+      queryClient.fetchQuery(validateFioQueryOptions(text)).then(
+        (data) => {
+          if (stale) return;
+          setValidation({ text, status: "valid", jobs: data.jobs });
+          onParsed(data.jobs);
+        },
+        (error: unknown) => {
+          if (!stale) setValidation({ text, status: "invalid", error });
+        },
+      );
+    }, DEBOUNCE_MS);
+    return () => {
+      stale = true;
+      window.clearTimeout(timer);
+    };
+  }, [text, queryClient, onParsed]);
 
-  const validation = useValidateFio(debounced);
-  const isCurrent = !validation.isPlaceholderData && debounced.trim() !== "";
-  const parsedJobs = isCurrent && validation.isSuccess ? validation.data.jobs : null;
-
-  useEffect(() => {
-    if (parsedJobs && applied !== debounced) {
-      setApplied(debounced);
-      onParsed(parsedJobs);
-    }
-  }, [parsedJobs, applied, debounced, onParsed]);
-
-  const pending = text !== debounced || validation.isFetching;
+  const current = validation && validation.text === text ? validation : null;
   return (
     <div className="fio-text-input">
       <FormField
@@ -57,16 +67,16 @@ export function FioTextInput({ onParsed }: FioTextInputProps) {
         )}
       </FormField>
       <div aria-live="polite" className="validation-status">
-        {text.trim() === "" ? null : pending ? (
+        {text.trim() === "" ? null : !current ? (
           <p className="muted small">Validating…</p>
-        ) : validation.error && isCurrent ? (
-          <ApiErrorAlert error={validation.error} title="fio rejected this" />
-        ) : parsedJobs ? (
+        ) : current.status === "invalid" ? (
+          <ApiErrorAlert error={current.error} title="fio rejected this" />
+        ) : (
           <p className="alert alert-ok small">
-            Valid: {parsedJobs.length} job{parsedJobs.length === 1 ? "" : "s"} ({parsedJobs.map((job) => job.name).join(", ")})
-            loaded into the editor below.
+            Valid: {current.jobs.length} job{current.jobs.length === 1 ? "" : "s"} (
+            {current.jobs.map((job) => job.name).join(", ")}) loaded into the editor below.
           </p>
-        ) : null}
+        )}
       </div>
     </div>
   );

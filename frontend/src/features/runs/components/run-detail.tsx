@@ -113,7 +113,7 @@ function RunFacts({ run, now }: { run: Run; now: number }) {
       </div>
       <div>
         <dt>Elapsed</dt>
-        <dd className="num">
+        <dd className="tabular">
           {run.started_at
             ? formatDuration(elapsedMs(run.started_at, run.finished_at, now))
             : waiting !== null

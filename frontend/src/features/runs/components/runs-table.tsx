@@ -25,7 +25,7 @@ export function RunsTable({ runs, caption = "Runs" }: { runs: Run[]; caption?: s
           <th scope="col">Host</th>
           <th scope="col">Plan</th>
           <th scope="col">Created</th>
-          <th scope="col">Duration</th>
+          <th scope="col" className="num">Duration</th>
         </tr>
       </thead>
       <tbody>
