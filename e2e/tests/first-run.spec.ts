@@ -1,0 +1,64 @@
+import { expect, test } from "@playwright/test";
+import path from "node:path";
+
+const email = "e2e-admin@example.com";
+const password = "e2e-password";
+const scratchTarget = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", "e2e-target");
+
+test("a new user signs in, adds a target, runs a preset and reads the result", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+
+  // The local worker registered as host "localhost" and is online.
+  await page.getByRole("link", { name: "Hosts" }).click();
+  const hostRow = page.getByRole("row", { name: /localhost/ });
+  await expect(hostRow).toContainText("online", { timeout: 30_000 });
+
+  // Create a target in the scratch directory the harness made.
+  await page.getByRole("link", { name: "Targets" }).click();
+  const form = page.getByRole("form", { name: "New target" });
+  await form.getByLabel("Name").fill("e2e scratch");
+  await form.getByLabel("Host").selectOption({ label: "localhost" });
+  await form.getByLabel("Path").fill(scratchTarget);
+  await form.getByRole("button", { name: /create|add|save/i }).click();
+  await expect(page.getByRole("row", { name: /e2e scratch/ })).toBeVisible();
+
+  // Start the 4 KiB random read preset on it.
+  await page.getByRole("link", { name: "Runs" }).click();
+  const start = page.getByRole("form", { name: "Start run" });
+  await start.getByLabel("Target").selectOption({ label: `e2e scratch (localhost:${scratchTarget})` });
+  await start.getByLabel("Plan").selectOption("preset:randread-4k-iops");
+  await start.getByRole("button", { name: "Start run" }).click();
+
+  // The status changes without reloading the page, ending completed.
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const status = page.getByRole("status");
+  await expect(status).toHaveText(/queued|running/);
+  await expect(status).toHaveText("running", { timeout: 30_000 });
+  await expect(status).toHaveText("completed", { timeout: 60_000 });
+
+  // Headline figures and the latency percentile chart.
+  await expect(page.getByRole("heading", { name: "Results" })).toBeVisible();
+  await expect(page.getByText("IOPS").first()).toBeVisible();
+  const chart = page.getByRole("figure", { name: /Latency percentiles/ });
+  await expect(chart).toBeVisible();
+  await expect(chart.locator("svg.recharts-surface")).toBeVisible();
+  await page.screenshot({ path: "artifacts/run-result.png", fullPage: true });
+});
+
+test("a bad target path is refused with a message that says what to fix", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("link", { name: "Targets" }).click();
+  const form = page.getByRole("form", { name: "New target" });
+  await form.getByLabel("Name").fill("relative");
+  await form.getByLabel("Host").selectOption({ label: "localhost" });
+  await form.getByLabel("Path").fill("mnt/nas");
+  await form.getByRole("button", { name: /create|add|save/i }).click();
+  await expect(page.getByText(/absolute/)).toBeVisible();
+});
