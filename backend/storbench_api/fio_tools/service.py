@@ -5,6 +5,7 @@ from typing import Any
 from storbench_api.errors import Invalid
 from storbench_api.settings import get_settings
 from storbench_fio.job import FioJob, FioJobError, validate_job_dict
+from storbench_fio.jobfile import parse_fio_text
 
 
 def _option_errors(exc: FioJobError, prefix: str) -> list[dict[str, Any]]:
@@ -12,6 +13,26 @@ def _option_errors(exc: FioJobError, prefix: str) -> list[dict[str, Any]]:
         {"option": e.option, "value": e.value, "reason": e.reason, "field": f"{prefix}{e.option}"}
         for e in exc.errors
     ]
+
+
+def _raise_invalid(errors: list[dict[str, Any]]) -> None:
+    first = errors[0]
+    shown = f"{first['option']}={first['value']}" if first.get("value") else first["option"]
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    raise Invalid(f"fio job rejected: {shown}: {first['reason']}{more}", errors)
+
+
+def jobs_from_text(text: str) -> list[dict[str, Any]]:
+    """Normalised jobs from a pasted job file or fio command line; Invalid per offending option."""
+    try:
+        jobs = parse_fio_text(text)
+    except FioJobError as exc:
+        errors = [
+            {"option": e.option, "value": e.value, "reason": e.reason} | ({"job": e.job} if e.job else {})
+            for e in exc.errors
+        ]
+        _raise_invalid(errors)
+    return normalise_jobs([job.model_dump(mode="json", exclude_none=True) for job in jobs])
 
 
 def _limit_errors(job: FioJob, prefix: str) -> list[dict[str, Any]]:
@@ -68,6 +89,5 @@ def normalise_jobs(raw_jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         seen_names.add(job.name)
         jobs.append(job.model_dump(mode="json", exclude_none=True))
     if errors:
-        first = errors[0]
-        raise Invalid(f"fio job rejected: {first['option']}={first['value']}: {first['reason']}", errors)
+        _raise_invalid(errors)
     return jobs
