@@ -71,8 +71,16 @@ def main() -> None:
     token_file = DATA / "localhost-worker.token"
     say("preparing the database, the first admin and this machine as host 'localhost'")
     subprocess.run(
-        [str(BIN / "storbench-api"), "bootstrap-host", "--name", LOCAL_HOST_NAME,
-         "--scratch", str(scratch), "--token-file", str(token_file)],
+        [
+            str(BIN / "storbench-api"),
+            "bootstrap-host",
+            "--name",
+            LOCAL_HOST_NAME,
+            "--scratch",
+            str(scratch),
+            "--token-file",
+            str(token_file),
+        ],
         env=env,
         check=True,
     )
@@ -83,13 +91,28 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, on_signal)
     try:
-        api = start("the API on " + URL, [str(BIN / "storbench-api"), "serve", "--host", HOST, "--port", str(PORT)], env)
+        api = start(
+            "the API on " + URL,
+            [str(BIN / "storbench-api"), "serve", "--host", HOST, "--port", str(PORT)],
+            env,
+        )
         children.append(api)
         wait_for_api(api)
         worker = start(
             "the local worker (host 'localhost')",
-            [str(BIN / "storbench-worker"), "--server", URL, "--token-file", str(token_file),
-             "--name", LOCAL_HOST_NAME, "--allow", str(scratch), "--state-dir", str(DATA / "worker")],
+            [
+                str(BIN / "storbench-worker"),
+                "--server",
+                URL,
+                "--token-file",
+                str(token_file),
+                "--name",
+                LOCAL_HOST_NAME,
+                "--allow",
+                str(scratch),
+                "--state-dir",
+                str(DATA / "worker"),
+            ],
             env,
         )
         children.append(worker)
