@@ -3,6 +3,8 @@
 from storbench_fio.command import build_command, render_job_file
 from storbench_fio.errors import FioJobError, OptionError, ParseError
 from storbench_fio.job import FioJob, validate_job_dict
+from storbench_fio.jobfile import parse_command_line, parse_fio_text, parse_job_file
+from storbench_fio.presets import PRESETS, ExpectedFigure, Preset, get_preset
 from storbench_fio.results import (
     CpuResult,
     DirectionResult,
@@ -13,10 +15,19 @@ from storbench_fio.results import (
     parse_fio_output,
     parse_fio_stream,
 )
+from storbench_fio.safety import (
+    SafetyLimits,
+    SafetyTarget,
+    check_fio_text,
+    check_job_safety,
+    check_jobs_safety,
+)
 
 __all__ = [
+    "PRESETS",
     "CpuResult",
     "DirectionResult",
+    "ExpectedFigure",
     "FioJob",
     "FioJobError",
     "FioReport",
@@ -25,9 +36,19 @@ __all__ = [
     "LatencyStats",
     "OptionError",
     "ParseError",
+    "Preset",
+    "SafetyLimits",
+    "SafetyTarget",
     "build_command",
+    "check_fio_text",
+    "check_job_safety",
+    "check_jobs_safety",
+    "get_preset",
+    "parse_command_line",
     "parse_fio_output",
     "parse_fio_stream",
+    "parse_fio_text",
+    "parse_job_file",
     "render_job_file",
     "validate_job_dict",
 ]

@@ -210,15 +210,22 @@ def _stray_word(word: str, last: bool) -> OptionError:
     return OptionError(option=word, value="", reason="unexpected argument (not an --option)")
 
 
+_COMMAND_START = re.compile(
+    r"""^(?:(?:\$|#|>|%|sudo)\s+)*(?:"[^"]*fio(?:\.exe)?"|'[^']*fio(?:\.exe)?'|\S*fio(?:\.exe)?)(?:\s|$)""",
+    re.IGNORECASE,
+)
+
+
 def _looks_like_command(text: str) -> bool:
+    """Whether the first meaningful line starts a fio command (or is just --options)."""
     for line in text.splitlines():
         stripped = line.strip()
-        if not stripped or (stripped.startswith((";", "#")) and not stripped.startswith("# fio")):
+        if not stripped:
             continue
-        words = stripped.split()
-        while words and words[0] in _PROMPTS:
-            words.pop(0)
-        return bool(words) and (_FIO_PROGRAM.search(words[0]) is not None or words[0][0] == "-")
+        if stripped.startswith("-") or _COMMAND_START.match(stripped):
+            return True
+        if not stripped.startswith((";", "#")):
+            return False
     return False
 
 

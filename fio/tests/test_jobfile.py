@@ -1,0 +1,138 @@
+"""Job files and pasted command lines into FioJob models."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from storbench_fio.command import render_job_file
+from storbench_fio.errors import FioJobError
+from storbench_fio.jobfile import (
+    parse_command_line,
+    parse_fio_text,
+    parse_job_file,
+    parse_raw_job_file,
+)
+from tests.conftest import FIO, requires_fio
+
+JOB_FILE = """\
+; storbench sample
+# two jobs sharing [global]
+[global]
+ioengine = libaio
+direct=1
+bs=4k ; inline comment
+time_based
+runtime=1m
+
+[randread]
+rw=randread
+iodepth=32
+size=64m
+
+[global]
+numjobs=2
+
+[seqwrite]
+rw=write
+bs=1m
+size=256m
+"""
+
+
+def refused(text: str) -> dict[str, str]:
+    with pytest.raises(FioJobError) as info:
+        parse_fio_text(text)
+    return {e.option: e.reason for e in info.value.errors}
+
+
+def test_job_file_globals_comments_and_forms() -> None:
+    first, second = parse_job_file(JOB_FILE)
+    assert (first.name, first.rw, first.bs, first.iodepth) == ("randread", "randread", 4096, 32)
+    assert first.ioengine == "libaio"
+    assert first.direct is True
+    assert first.time_based is True
+    assert first.runtime == 60
+    assert first.numjobs is None  # the second [global] applies only to later jobs
+    assert (second.rw, second.bs, second.numjobs) == ("write", 1 << 20, 2)
+
+
+def test_command_line_forms() -> None:
+    jobs = parse_command_line(
+        "$ sudo fio --ioengine=libaio -direct=1 --name=a -rw=randread --bs 4k --time_based \\\n"
+        "    --runtime=30 --output-format=json --name='b' --rw \"write\""
+    )
+    assert [(j.name, j.rw, j.ioengine, j.direct) for j in jobs] == [
+        ("a", "randread", "libaio", True),
+        ("b", "write", "libaio", True),
+    ]
+    assert jobs[0].bs == 4096
+    assert jobs[0].time_based is True
+    assert jobs[1].time_based is None
+
+
+def test_windows_command_line_keeps_backslashes() -> None:
+    [job] = parse_fio_text(
+        r'"C:\Program Files\fio\fio.exe" --name=w --ioengine=windowsaio --thread '
+        r"--directory=D:\bench --rw=randread"
+    )
+    assert job.directory == r"D:\bench"
+    assert job.thread is True
+
+
+def test_trailing_job_file_argument_is_refused() -> None:
+    errors = refused("fio --name=a --rw=read jobs.fio")
+    assert "job file" in errors["jobs.fio"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["fio --name=a --io depth=32 --rw=read", "fio --name=a --iode\npth=32 --rw=read"],
+)
+def test_split_option_names_the_broken_token(text: str) -> None:
+    errors = refused(text)
+    [(token, reason)] = errors.items()
+    assert token.startswith("--io")
+    assert "split" in reason
+
+
+def test_backslash_continuations_are_joined() -> None:
+    [job] = parse_fio_text("fio --name=a \\\n --rw=randread \\\n --iodepth=32")
+    assert job.iodepth == 32
+
+
+def test_unknown_and_unsupported_options() -> None:
+    errors = refused("[a]\nrw=read\nfrobnicate=1\nbsrange=1k-4k\nzonemode=zbd\n")
+    assert errors["frobnicate"] == "unknown fio option"
+    assert "range" in errors["bsrange"]
+    assert errors["zonemode"] != "unknown fio option"
+
+
+def test_all_errors_of_all_jobs_reported_together() -> None:
+    with pytest.raises(FioJobError) as info:
+        parse_fio_text("[a]\nrw=sideways\n[b]\nrw=read\niodepth=0\n")
+    assert {(e.job, e.option) for e in info.value.errors} == {("a", "rw"), ("b", "iodepth")}
+
+
+def test_raw_parse_keeps_options_fiojob_does_not_model() -> None:
+    raw = parse_raw_job_file("[a]\nrw=read\nexec_prerun=/bin/true\n")
+    assert raw.jobs[0].as_dict()["exec_prerun"] == "/bin/true"
+
+
+def test_text_without_jobs() -> None:
+    assert refused("just some words") == {"just some words": "option outside any [job]"}
+
+
+@requires_fio
+def test_round_trip_through_fio_parse_only(tmp_path: Path) -> None:
+    jobs = parse_job_file(JOB_FILE)
+    rendered = render_job_file(jobs, directory=str(tmp_path))
+    reparsed = [j.model_copy(update={"directory": None}) for j in parse_job_file(rendered)]
+    assert reparsed == jobs
+    path = tmp_path / "jobs.fio"
+    path.write_text(rendered)
+    assert FIO is not None
+    proc = subprocess.run([FIO, "--parse-only", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

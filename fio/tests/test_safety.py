@@ -1,0 +1,174 @@
+"""Safety: every refused category, and everything reported at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from storbench_fio.errors import FioJobError
+from storbench_fio.job import validate_job_dict
+from storbench_fio.safety import (
+    SafetyLimits,
+    SafetyTarget,
+    check_fio_text,
+    check_job_safety,
+    check_jobs_safety,
+)
+
+SCRATCH = SafetyTarget(kind="directory", path="/mnt/scratch", free_bytes=100 << 30)
+DEVICE = SafetyTarget(kind="block_device", path="/dev/sdb")
+LIMITS = SafetyLimits()
+BASE = {"name": "j", "rw": "randread", "bs": "4k", "size": "64m", "runtime": "10"}
+
+
+def reasons(
+    extra: dict[str, str | None], target: SafetyTarget = SCRATCH, limits: SafetyLimits = LIMITS
+) -> dict[str, str]:
+    return {e.option: e.reason for e in check_job_safety({**BASE, **extra}, target, limits)}
+
+
+def test_plain_job_is_safe() -> None:
+    assert reasons({}) == {}
+    job = validate_job_dict({**BASE, "directory": "sub", "filename": "data.bin"})
+    assert check_job_safety(job, SCRATCH, LIMITS) == []
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("exec_prerun", "rm -rf /", "program"),
+        ("exec_postrun", "reboot", "program"),
+        ("trigger", "/bin/sh", "program"),
+        ("trigger-file", "/tmp/t", "program"),
+        ("trigger-timeout", "10", "program"),
+        ("trigger-remote-cmd", "x", "program"),
+        ("ioengine", "exec", "program"),
+        ("ioengine", "external:/tmp/evil.so", "loads code"),
+        ("ioengine", "net", "network"),
+        ("ioengine", "rdma", "network"),
+        ("ioengine", "http", "network"),
+        ("ioengine", "nbd", "network"),
+        ("ioengine", "libiscsi", "network"),
+        ("include", "other.fio", "outside"),
+        ("read_iolog", "/var/log/x", "outside"),
+        ("write_iolog", "/etc/x", "outside"),
+        ("replay_redirect", "/dev/sda", "outside"),
+        ("write_bw_log", "/etc/cron.d/x", "storbench"),
+        ("write_lat_log", "../x", "storbench"),
+        ("write_iops_log", "x", "storbench"),
+        ("write_hist_log", "x", "storbench"),
+        ("verify_state_load", "1", "outside"),
+        ("verify_state_save", "1", "outside"),
+        ("buffer_pattern", "/etc/shadow", "inline"),
+        ("size", "${SIZE}", "expansion"),
+        ("size", "$mb_memory", "expansion"),
+        ("ioscheduler", "none", "host"),
+        ("cgroup", "x", "host"),
+        ("uid", "0", "host"),
+        ("gid", "0", "host"),
+        ("prioclass", "1", "host"),
+        ("nice", "-20", "host"),
+        ("lockmem", "1g", "host"),
+        ("mem", "mmaphuge:/hugetlbfs/file", "outside"),
+        ("iomem", "mmapshared:/dev/shm/x", "outside"),
+        ("allow_mounted_write", "1", "mounted"),
+        ("fill_fs", "1", "fills"),
+    ],
+)
+def test_refused_option(option: str, value: str, words: str) -> None:
+    found = reasons({option: value})
+    assert option in found
+    assert words in found[option]
+
+
+def test_harmless_values_of_guarded_options() -> None:
+    assert reasons({"nice": "5", "prioclass": "2", "buffer_pattern": "0xdeadbeef"}) == {}
+    assert reasons({"write_bw_log": None, "log_avg_msec": "1000"}) == {}
+    assert reasons({"verify_state_save": "0"}) == {}
+
+
+def test_logs_need_averaging() -> None:
+    assert "log_avg_msec" in reasons({"write_lat_log": None})
+    assert "log_avg_msec" in reasons({"log_avg_msec": "10"})
+
+
+@pytest.mark.parametrize("rw", ["trim", "randtrim", "trimwrite"])
+def test_trims_only_on_destructive_device(rw: str) -> None:
+    assert "rw" in reasons({"rw": rw})
+    assert "rw" in reasons({"rw": rw, "size": None}, DEVICE)
+    ok = DEVICE.model_copy(update={"destructive": True, "confirmed_destructive": True})
+    assert reasons({"rw": rw}, ok) == {}
+
+
+def test_device_writes_need_confirmation_and_never_mounted() -> None:
+    assert "rw" in reasons({"rw": "randwrite"}, DEVICE)
+    unconfirmed = DEVICE.model_copy(update={"destructive": True})
+    assert "rw" in reasons({"rw": "write"}, unconfirmed)
+    confirmed = unconfirmed.model_copy(update={"confirmed_destructive": True})
+    assert reasons({"rw": "write"}, confirmed) == {}
+    mounted = confirmed.model_copy(update={"mounted": True})
+    assert "mounted" in reasons({"rw": "write"}, mounted)["rw"]
+    assert reasons({"rw": "read"}, DEVICE.model_copy(update={"mounted": True})) == {}
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("filename", "../../etc/passwd"),
+        ("filename", "/etc/passwd"),
+        ("filename", "ok:/dev/sda"),
+        ("filename", "/mnt/scratchy/x"),
+        ("directory", "/"),
+        ("directory", "sub/../../x"),
+        ("directory", "/mnt/scratch:/home"),
+    ],
+)
+def test_paths_must_stay_inside_target(option: str, value: str) -> None:
+    assert option in reasons({option: value})
+
+
+def test_paths_inside_target_are_fine() -> None:
+    assert reasons({"filename": "a:b/c", "directory": "/mnt/scratch/sub"}) == {}
+
+
+def test_device_target_only_its_own_device() -> None:
+    assert "filename" in reasons({"filename": "/dev/sda", "size": None}, DEVICE)
+    assert reasons({"filename": "/dev/sdb", "size": None}, DEVICE) == {}
+
+
+def test_limits() -> None:
+    found = reasons({"numjobs": "65", "iodepth": "2048", "runtime": "2h", "nrfiles": "20000"})
+    assert set(found) == {"numjobs", "iodepth", "runtime", "nrfiles"}
+    assert "runtime" in reasons({"runtime": "3500", "ramp_time": "200"})
+    no_runtime = {k: v for k, v in BASE.items() if k != "runtime"}
+    assert "runtime" in {e.option for e in check_job_safety(no_runtime, SCRATCH, LIMITS)}
+
+
+def test_total_size_against_free_space() -> None:
+    small = SCRATCH.model_copy(update={"free_bytes": 1 << 30})
+    jobs = [
+        {**BASE, "name": "a", "size": "512m", "numjobs": "2"},
+        {**BASE, "name": "b", "filesize": "100m", "nrfiles": "2"},
+    ]
+    # 2 x 512 MiB + 200 MiB > 90% of 1 GiB
+    assert {e.option for e in check_jobs_safety(jobs, small, LIMITS)} == {"size"}
+    shared = [{**BASE, "size": "512m", "numjobs": "4", "filename": "one"}]
+    assert check_jobs_safety(shared, small, LIMITS) == []
+    huge = [{**BASE, "size": "70g"}]
+    assert {e.option for e in check_jobs_safety(huge, SCRATCH, LIMITS)} == {"size"}
+
+
+def test_check_fio_text_reports_everything_once() -> None:
+    text = (
+        "fio --ioengine=libaio --exec_prerun=/bin/sh --name=a --rw=randread --bs=4k "
+        "--size=1g --runtime=10 --name=b --rw=randtrim --size=1g --runtime=10 --iodepth=0 "
+        "--filename=/etc/passwd"
+    )
+    with pytest.raises(FioJobError) as info:
+        check_fio_text(text, SCRATCH, LIMITS)
+    found = {(e.job, e.option) for e in info.value.errors}
+    assert found == {(None, "exec_prerun"), ("b", "rw"), ("b", "iodepth"), ("b", "filename")}
+
+
+def test_check_fio_text_returns_jobs_when_safe() -> None:
+    jobs = check_fio_text("[a]\nrw=write\nbs=1m\nsize=1g\nruntime=5\n", SCRATCH, LIMITS)
+    assert [j.name for j in jobs] == ["a"]
