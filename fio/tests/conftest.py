@@ -1,18 +1,18 @@
-"""Shared fixtures: running the real fio binary inside a scratch directory."""
+"""Fixtures for the fio package's tests: running the real fio in a scratch directory."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-from collections.abc import Callable
+import sys
 from pathlib import Path
 
 import pytest
 
-FIO = shutil.which("fio")
-requires_fio = pytest.mark.skipif(FIO is None, reason="fio binary not installed")
+# Tests import fio_testkit by a name unique in the repository, so this folder need not be a
+# package (a package named "tests" would clash with other folders' tests).
+sys.path.insert(0, str(Path(__file__).parent))
 
-RunFio = Callable[..., str]
+from fio_testkit import FIO, RunFio
 
 
 @pytest.fixture
@@ -33,20 +33,3 @@ def run_fio(tmp_path: Path) -> RunFio:
         return proc.stdout
 
     return run
-
-
-def tiny_job_args(directory: Path, **overrides: str) -> list[str]:
-    """Arguments for a ~1 s psync job on a small file in a scratch directory."""
-    options = {
-        "name": "t",
-        "rw": "randread",
-        "bs": "4k",
-        "size": "8m",
-        "runtime": "1",
-        "ioengine": "psync",
-        "directory": str(directory),
-    }
-    options.update(overrides)
-    args = [f"--{key}={value}" for key, value in options.items()]
-    args.append("--time_based")
-    return args

@@ -6,10 +6,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from fio_testkit import FIO, requires_fio
 
 from storbench_fio.command import build_command, render_job_file
 from storbench_fio.job import FioJob, validate_job_dict
-from tests.conftest import FIO, requires_fio
 
 
 def two_jobs() -> list[FioJob]:

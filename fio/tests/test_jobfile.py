@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from fio_testkit import FIO, JOB_FILE, requires_fio
 
 from storbench_fio.command import render_job_file
 from storbench_fio.errors import FioJobError
@@ -15,31 +16,6 @@ from storbench_fio.jobfile import (
     parse_job_file,
     parse_raw_job_file,
 )
-from tests.conftest import FIO, requires_fio
-
-JOB_FILE = """\
-; storbench sample
-# two jobs sharing [global]
-[global]
-ioengine = libaio
-direct=1
-bs=4k ; inline comment
-time_based
-runtime=1m
-
-[randread]
-rw=randread
-iodepth=32
-size=64m
-
-[global]
-numjobs=2
-
-[seqwrite]
-rw=write
-bs=1m
-size=256m
-"""
 
 
 def refused(text: str) -> dict[str, str]:

@@ -6,10 +6,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from fio_testkit import FIO, requires_fio
 
 from storbench_fio.command import render_job_file
 from storbench_fio.presets import PRESETS, Preset, get_preset
-from tests.conftest import FIO, requires_fio
 
 
 def test_ids_unique_and_lookup() -> None:

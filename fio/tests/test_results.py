@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fio_testkit import RunFio, requires_fio, tiny_job_args
 
 from storbench_fio.errors import ParseError
 from storbench_fio.results import parse_fio_output, parse_fio_stream
-from tests.conftest import RunFio, requires_fio, tiny_job_args
 
 pytestmark = requires_fio
 

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fio_testkit import FIO, requires_fio
 
 from storbench_fio.results import parse_fio_output
-from tests.conftest import FIO, requires_fio
 
 pytestmark = requires_fio
 

@@ -10,12 +10,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from fio_testkit import FIO, requires_fio, tiny_job_args
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storbench_fio.errors import ParseError
 from storbench_fio.results import FioReport, parse_fio_output, parse_fio_stream
-from tests.conftest import FIO, requires_fio, tiny_job_args
 
 GOLDEN = Path(__file__).parent / "golden"
 FUZZ = settings(
