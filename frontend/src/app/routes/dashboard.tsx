@@ -41,7 +41,7 @@ export function DashboardRoute() {
         <section aria-labelledby="recent-runs-heading">
           <div className="section-header">
             <h2 id="recent-runs-heading">Recent runs</h2>
-            <Link to="/runs">All runs</Link>
+            <Link to="/runs">Run history</Link>
           </div>
           <QueryState isPending={runs.isPending} error={runs.error} label="runs">
             <RunsTable runs={runs.data?.items ?? []} caption="Recent runs" />

@@ -10,13 +10,18 @@ interface ApiErrorAlertProps {
 /** The API's message and every error reason, prefixed by the option or field it concerns. */
 export function ApiErrorAlert({ error, inlineFields = [], title }: ApiErrorAlertProps) {
   if (!error) return null;
-  const message = error instanceof Error ? error.message : String(error);
-  const details = isApiError(error)
-    ? error.errors.filter((detail) => {
-        const field = errorField(detail);
-        return !(field && inlineFields.includes(field));
-      })
-    : [];
+  const all = isApiError(error) ? error.errors : [];
+  const isInline = (detail: (typeof all)[number]) => {
+    const field = errorField(detail);
+    return Boolean(field && inlineFields.includes(field));
+  };
+  const details = all.filter((detail) => !isInline(detail));
+  const inline = all.filter(isInline);
+  const raw = error instanceof Error ? error.message : String(error);
+  // A message that only restates a reason already shown under its field would say it twice.
+  const message = inline.some((detail) => raw.includes(detail.reason))
+    ? `Check the field${inline.length === 1 ? "" : "s"} marked below.`
+    : raw;
   return (
     <div role="alert" className="alert alert-error">
       {title ? <strong>{title}: </strong> : null}

@@ -60,13 +60,41 @@ export default function ChartCanvas({ kind, data, xKey, series, unit, logScale, 
       <XAxis dataKey={xKey} fontSize={12} />
       {yAxis}
       <Tooltip
-        formatter={(value, name) => [
-          typeof value === "number" ? formatValue(unit, value) : String(value ?? "—"),
-          series[String(name)]?.label ?? String(name),
-        ]}
-        contentStyle={{ fontSize: 12 }}
+        content={({ active, payload, label }) =>
+          // Our own content: Recharts' default tooltip is a second role="status" on the page.
+          active && payload?.length ? (
+            <div className="chart-tooltip">
+              <div className="chart-tooltip-label">{String(label)}</div>
+              {payload.map((item) => {
+                const key = String(item.dataKey ?? item.name);
+                return (
+                  <div key={key}>
+                    <span className="chart-swatch" style={{ background: item.color }} aria-hidden="true" />
+                    {series[key]?.label ?? key}:{" "}
+                    <strong>{typeof item.value === "number" ? formatValue(unit, item.value) : "—"}</strong>
+                  </div>
+                );
+              })}
+            </div>
+          ) : null
+        }
       />
-      <Legend formatter={(key: string) => series[key]?.label ?? key} wrapperStyle={{ fontSize: 12 }} />
+      <Legend
+        content={({ payload }) => (
+          // HTML swatches rather than Recharts' SVG icons: the chart keeps a single SVG surface.
+          <ul className="chart-legend">
+            {(payload ?? []).map((item) => {
+              const key = String(item.dataKey ?? item.value);
+              return (
+                <li key={key}>
+                  <span className="chart-swatch" style={{ background: item.color }} aria-hidden="true" />
+                  {series[key]?.label ?? key}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      />
     </>
   );
   return (

@@ -14,8 +14,11 @@ describe("new target form", () => {
         status: 422,
         body: {
           code: "validation_error",
-          message: "The target is not valid.",
-          errors: [{ field: "body.path", reason: "path must be absolute" }],
+          message: "path: path must be absolute (and 1 more)",
+          errors: [
+            { field: "path", reason: "path must be absolute", value: "mnt/efs" },
+            { field: "description", reason: "too long" },
+          ],
         },
       },
     });
@@ -31,10 +34,12 @@ describe("new target form", () => {
     await user.click(within(form).getByRole("button", { name: "Create target" }));
 
     const path = within(form).getByLabelText("Path");
-    expect(await within(form).findByText("path must be absolute")).toBeInTheDocument();
+    // Said once, next to the field, not repeated in the form's alert.
+    expect(await within(form).findByText(/absolute/)).toHaveTextContent("path must be absolute");
     expect(path).toHaveAttribute("aria-invalid", "true");
     expect(path).toHaveAccessibleDescription(expect.stringContaining("path must be absolute"));
-    expect(within(form).getByRole("alert")).toHaveTextContent("The target is not valid.");
+    expect(within(form).getByRole("alert")).toHaveTextContent("Check the fields marked below.");
+    expect(within(form).getByLabelText(/Description/)).toHaveAccessibleDescription("too long");
     expect(api.callsTo("POST /api/v1/targets")[0]?.body).toEqual({
       name: "efs-general",
       host_id: 2,
