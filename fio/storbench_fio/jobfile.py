@@ -128,8 +128,7 @@ def _split_words(text: str) -> list[str]:
     )
     if not windows:
         return shlex.split(text, comments=False, posix=True)
-    words = shlex.split(text.replace("\\", "\\\\"), comments=False, posix=True)
-    return words
+    return shlex.split(text.replace("\\", "\\\\"), comments=False, posix=True)
 
 
 def _looks_like_value(word: str) -> bool:

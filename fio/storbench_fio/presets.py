@@ -42,18 +42,17 @@ class Preset(BaseModel):
     source: str
     measures: Measure
     description: str
+    # The publisher's common options, for display; already applied to every job below.
     global_options: dict[str, str]
-    jobs: list[FioJob]
+    jobs: list[FioJob]  # complete, runnable jobs
     platform: Literal["linux", "windows"] = "linux"
     target_kind: Literal["directory", "block_device"] = "directory"
     expected: list[ExpectedFigure] = []
     scratch_size: int | None = None  # bytes of files the jobs lay out, None on a device
 
     def resolved_jobs(self) -> list[FioJob]:
-        """Each job with the preset's global options applied (job options win)."""
-        return [
-            validate_job_dict({**self.global_options, **job.fio_options()}) for job in self.jobs
-        ]
+        """The complete jobs (global options are merged in when the preset is built)."""
+        return list(self.jobs)
 
 
 def _preset(
@@ -66,8 +65,8 @@ def _preset(
     jobs: list[dict[str, object]],
     **extra: object,
 ) -> Preset:
-    """Build a preset, computing its scratch-space hint from the resolved jobs."""
-    models = [validate_job_dict(job) for job in jobs]
+    """Build a preset: global options merged into each job (job options win), scratch hint."""
+    models = [validate_job_dict({**global_options, **job}) for job in jobs]
     preset = Preset.model_validate(
         {
             "id": id,

@@ -416,8 +416,7 @@ def check_fio_text(text: str, target: SafetyTarget, limits: SafetyLimits) -> lis
     """Parse a pasted job file or command line and check it; FioJobError lists all problems."""
     raw = parse_raw_fio_text(text)
     safety = check_jobs_safety(raw.jobs, target, limits)
-    jobs = jobs_from_raw(raw, extra_errors=safety)
-    return jobs
+    return jobs_from_raw(raw, extra_errors=safety)
 
 
 def ensure_safe(jobs: Sequence[FioJob], target: SafetyTarget, limits: SafetyLimits) -> None:

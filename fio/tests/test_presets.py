@@ -9,6 +9,7 @@ import pytest
 from fio_testkit import FIO, requires_fio
 
 from storbench_fio.command import render_job_file
+from storbench_fio.job import validate_job_dict
 from storbench_fio.presets import PRESETS, Preset, get_preset
 
 
@@ -107,3 +108,10 @@ def test_fio_accepts_every_preset(preset: Preset, tmp_path: Path) -> None:
     assert FIO is not None
     proc = subprocess.run([FIO, "--parse-only", str(path)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_preset_jobs_round_trip_through_json() -> None:
+    for preset in PRESETS:
+        for job in preset.jobs:
+            dumped = job.model_dump(mode="json", exclude_none=True)
+            assert validate_job_dict(dumped) == job
