@@ -113,6 +113,9 @@ class _Reader:
         self.job: _Job | None = None
         self.direction: _Direction | None = None
         self.percentile_target: tuple[str, float] | None = None
+        # fio prints every job, then the group summaries; a job after a summary starts the
+        # next --status-interval report, which supersedes the previous one.
+        self.after_summary = False
 
     def feed(self, line: str) -> None:
         if self.percentile_target is not None and "th=[" in line:
@@ -123,6 +126,8 @@ class _Reader:
             self.version = match[1]
         elif (match := _HEADER.match(line)) is not None:
             name = match["name"]
+            if self.after_summary:
+                self.jobs, self.after_summary = [], False
             self.job = _Job(name, int(match["gid"]), int(match["err"]), self.setup.get(name, {}))
             self.jobs.append(self.job)
             self.direction = None
@@ -130,6 +135,7 @@ class _Reader:
             self.setup.setdefault(match["name"], dict(_SETUP_OPTS.findall(match["opts"])))
         elif line.startswith("Run status group"):
             self.job = self.direction = None
+            self.after_summary = True
         elif self.job is not None:
             self._job_line(self.job, line)
 

@@ -97,3 +97,19 @@ def test_garbage_is_a_parse_error() -> None:
         parse_fio_output("hello world\n")
     with pytest.raises(ParseError):
         parse_fio_output("")
+
+
+def test_text_status_interval_keeps_last_report(run_fio: RunFio, tmp_path: Path) -> None:
+    text = run_fio("--status-interval=1", *tiny_job_args(tmp_path, runtime="2"))
+    assert text.count("(groupid=0") >= 2
+    [job] = parse_fio_output(text).jobs
+    assert job.directions["read"].runtime_ms >= 1900
+
+
+def test_text_several_groups(run_fio: RunFio, tmp_path: Path) -> None:
+    first = tiny_job_args(tmp_path, name="one")
+    second = tiny_job_args(tmp_path, name="two", rw="randwrite")
+    text = run_fio(*first, *second, "--stonewall")
+    report = parse_fio_output(text)
+    assert [(j.name, j.groupid) for j in report.jobs] == [("one", 0), ("two", 1)]
+    assert set(report.jobs[1].directions) == {"write"}
