@@ -35,6 +35,14 @@ _SPA_CSP = (
 )
 
 
+class _QuietWorkerPolls(logging.Filter):
+    """Drop access-log lines of worker heartbeats and cancel polls (one per second per host)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return "/api/v1/worker/heartbeat" not in message and "/state HTTP" not in message
+
+
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Run the stuck-run sweeper for the life of the process."""
@@ -62,6 +70,9 @@ def create_app(run_sweeper: bool = True) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.run_sweeper = run_sweeper
+    access_log = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, _QuietWorkerPolls) for f in access_log.filters):
+        access_log.addFilter(_QuietWorkerPolls())
     install_error_handlers(app)
 
     api = APIRouter(prefix=API_PREFIX)

@@ -53,9 +53,22 @@ def parse_config(argv: list[str] | None) -> WorkerConfig:
     return config
 
 
+def _prepare_filesystem_broker(celery_config: dict[str, object]) -> None:
+    """The embedded broker exchanges files in folders that must exist before the worker polls them."""
+    if not str(celery_config.get("broker_url", "")).startswith("filesystem://"):
+        return
+    options = celery_config.get("broker_transport_options")
+    if isinstance(options, dict):
+        for key in ("data_folder_in", "data_folder_out", "control_folder"):
+            if isinstance(options.get(key), str):
+                Path(options[key]).mkdir(parents=True, exist_ok=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Connect to the server, then consume this host's queue until stopped."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # One line per heartbeat and cancel poll would bury what matters.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     config = parse_config(argv)
     api = ApiClient(config.server, config.token)
     try:
@@ -70,6 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     spool = Spool(config.spool_dir)
     configure(WorkerContext(config=config, api=api, host_name=host_name, spool=spool))
     app.conf.update(identity["celery"])
+    _prepare_filesystem_broker(identity["celery"])
     heartbeat = Heartbeat(api, identity["heartbeat_interval_s"], config.fio_binary)
     heartbeat.beat()
     heartbeat.start()

@@ -72,7 +72,8 @@ def normalise_jobs(raw_jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for index, raw in enumerate(raw_jobs):
         prefix = f"jobs.{index}."
         try:
-            job = validate_job_dict(raw)
+            # JSON null means "not set", as in the jobs GET /presets returns.
+            job = validate_job_dict({k: v for k, v in raw.items() if v is not None})
         except FioJobError as exc:
             errors.extend(_option_errors(exc, prefix))
             continue

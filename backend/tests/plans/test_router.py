@@ -35,3 +35,13 @@ def test_an_unknown_rw_mode_names_the_option(client: TestClient, owner: Caller) 
 def test_a_plan_without_jobs_is_refused(client: TestClient, owner: Caller) -> None:
     response = client.post("/api/v1/plans", json={"name": "empty", "jobs": []}, headers=owner.headers)
     assert response.status_code == 422
+
+
+def test_null_options_mean_not_set_so_preset_jobs_can_be_sent_back(client: TestClient, owner: Caller) -> None:
+    preset = client.get("/api/v1/presets/randread-4k-iops", headers=owner.headers).json()
+    assert any(value is None for value in preset["jobs"][0].values())
+    response = client.post(
+        "/api/v1/plans", json={"name": "from preset", "jobs": preset["jobs"]}, headers=owner.headers
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["jobs"][0]["iodepth"] == preset["jobs"][0]["iodepth"]
