@@ -69,14 +69,17 @@ up: deps
 	@$(PY) scripts/up.py
 
 # ---- checks --------------------------------------------------------------------------------
-lint: python-deps frontend-deps
+lint: python-deps frontend-deps e2e-deps
 	@echo "==> ruff"
 	@$(VENV)/bin/ruff check fio worker backend migrations scripts bench
 	@$(VENV)/bin/ruff format --check fio worker backend migrations scripts bench
 	@echo "==> mypy (strict)"
 	@$(VENV)/bin/mypy
-	@echo "==> TypeScript"
+	@echo "==> TypeScript and ESLint"
 	@cd frontend && npm run --silent lint
+	@cd e2e && npx tsc -p tsconfig.json
+	@echo "==> docker-compose.yml"
+	@scripts/check-compose.sh
 
 test-fio: python-deps
 	@echo "==> fio package tests"
