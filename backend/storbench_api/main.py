@@ -14,6 +14,7 @@ from storbench_api.fio_tools.router import router as fio_router
 from storbench_api.hosts.router import router as hosts_router
 from storbench_api.plans.router import router as plans_router
 from storbench_api.presets.router import router as presets_router
+from storbench_api.results.router import router as results_router
 from storbench_api.runs.router import router as runs_router
 from storbench_api.settings import get_settings
 from storbench_api.spa import mount_spa
@@ -84,6 +85,7 @@ def create_app(run_sweeper: bool = True) -> FastAPI:
         plans_router,
         presets_router,
         runs_router,
+        results_router,
         fio_router,
         worker_router,
     ):

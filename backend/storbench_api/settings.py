@@ -57,6 +57,8 @@ class Settings(BaseSettings):
     max_iodepth: Annotated[int, Field(ge=1)] = 1024
     max_runtime: Seconds = timedelta(hours=1)
     max_jobs_per_plan: Annotated[int, Field(ge=1, le=1000)] = 32
+    max_nrfiles: Annotated[int, Field(ge=1)] = 10_000
+    max_total_size_bytes: Annotated[int, Field(ge=1)] = 64 * 1024**3
 
     # Web
     spa_dir: Path = REPO_ROOT / "frontend" / "dist"

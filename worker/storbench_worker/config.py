@@ -4,6 +4,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from storbench_fio.safety import SafetyLimits
+
 
 @dataclass(frozen=True)
 class WorkerConfig:
@@ -20,6 +22,8 @@ class WorkerConfig:
     cancel_poll_s: float = 1.0
     # How long an upload is retried before the spooled output waits for the next start.
     upload_retry_for_s: float = 600.0
+    # This host's own ceilings, applied whatever the server allows.
+    limits: SafetyLimits = field(default_factory=SafetyLimits)
 
     @property
     def spool_dir(self) -> Path:

@@ -8,8 +8,7 @@ from typing import Any
 
 from storbench_fio.errors import FioJobError
 from storbench_fio.job import FioJob, validate_job_dict
-
-WRITE_MODES = frozenset({"write", "randwrite", "rw", "randrw", "trim", "randtrim", "trimwrite"})
+from storbench_fio.safety import SafetyLimits, SafetyTarget, check_jobs_safety
 
 
 class CannotRun(Exception):
@@ -57,20 +56,49 @@ def check_directory_target(path: Path, host_name: str) -> None:
         raise CannotRun(f"the worker on host '{host_name}' cannot write to {path}: fix its permissions")
 
 
-def check_block_device_target(path: Path, jobs: list[FioJob], destructive: bool, host_name: str) -> None:
-    """A block device must exist; writing to it needs the target marked destructive."""
+def check_block_device_target(path: Path, host_name: str) -> None:
+    """A block device target must exist and be one (writes are judged by check_safety)."""
     if not path.exists():
         raise CannotRun(f"block device {path} does not exist on host '{host_name}'")
     if not stat.S_ISBLK(path.stat().st_mode):
         raise CannotRun(f"{path} on host '{host_name}' is not a block device")
-    writers = [job.name for job in jobs if job.rw in WRITE_MODES]
-    if writers and not destructive:
-        raise CannotRun(
-            f"jobs {', '.join(writers)} would write to block device {path}, which is not marked destructive; "
-            "only read jobs may run on it"
-        )
 
 
 def free_bytes(path: Path) -> int:
     """Free space available to this user at path."""
     return shutil.disk_usage(path).free
+
+
+def device_is_mounted(device: Path, mounts_file: Path = Path("/proc/mounts")) -> bool:
+    """True when the device or one of its partitions is mounted (writing it would corrupt a file system)."""
+    resolved = str(device.resolve())
+    try:
+        lines = mounts_file.read_text().splitlines()
+    except OSError:
+        return True  # cannot tell: assume the worst
+    for line in lines:
+        source = line.split(" ", 1)[0]
+        if not source.startswith("/dev/"):
+            continue
+        mounted = os.path.realpath(source)
+        rest = mounted[len(resolved) :] if mounted.startswith(resolved) else None
+        if rest is not None and (rest == "" or rest.isdigit() or (rest[:1] == "p" and rest[1:].isdigit())):
+            return True
+    return False
+
+
+def check_safety(jobs: list[FioJob], target: dict[str, Any], limits: SafetyLimits) -> None:
+    """The fio package's safety rules, with what only the host knows: free space and mounts."""
+    path = Path(target["path"])
+    is_device = target["kind"] == "block_device"
+    safety_target = SafetyTarget(
+        kind="block_device" if is_device else "directory",
+        path=str(path),
+        destructive=bool(target.get("destructive")),
+        confirmed_destructive=bool(target.get("confirmed_destructive")),
+        free_bytes=None if is_device else free_bytes(path),
+        mounted=device_is_mounted(path) if is_device else False,
+    )
+    problems = check_jobs_safety(jobs, safety_target, limits)
+    if problems:
+        raise CannotRun("refused by the worker's safety checks: " + "; ".join(str(p) for p in problems))

@@ -88,11 +88,13 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
         )
     if target["kind"] == "directory":
         prepare.check_directory_target(target_path, ctx.host_name)
+        prepare.check_safety(jobs, target, ctx.config.limits)
         workdir = target_path / f"storbench-run{assignment['run_id']}-a{assignment_id}"
         workdir.mkdir(exist_ok=True)
         argv = build_command(jobs, directory=str(workdir), fio_binary=ctx.config.fio_binary)
     else:
-        prepare.check_block_device_target(target_path, jobs, target["destructive"], ctx.host_name)
+        prepare.check_block_device_target(target_path, ctx.host_name)
+        prepare.check_safety(jobs, target, ctx.config.limits)
         workdir = None
         argv = build_command(jobs, filename=str(target_path), fio_binary=ctx.config.fio_binary)
     output_dir = ctx.config.state_dir / "runs" / str(assignment_id)

@@ -6,6 +6,7 @@ from storbench_api.errors import Invalid
 from storbench_api.settings import get_settings
 from storbench_fio.job import FioJob, FioJobError, validate_job_dict
 from storbench_fio.jobfile import parse_fio_text
+from storbench_fio.safety import SafetyLimits, SafetyTarget, check_jobs_safety
 
 
 def _option_errors(exc: FioJobError, prefix: str) -> list[dict[str, Any]]:
@@ -92,3 +93,36 @@ def normalise_jobs(raw_jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if errors:
         _raise_invalid(errors)
     return jobs
+
+
+def safety_limits() -> SafetyLimits:
+    """The service's ceilings, as the fio package's safety checks take them."""
+    settings = get_settings()
+    return SafetyLimits(
+        max_numjobs=settings.max_numjobs,
+        max_iodepth=settings.max_iodepth,
+        max_runtime_s=int(settings.max_runtime.total_seconds()),
+        max_nrfiles=settings.max_nrfiles,
+        max_total_size_bytes=settings.max_total_size_bytes,
+    )
+
+
+def ensure_safe_on_target(
+    jobs: list[dict[str, Any]], *, kind: str, path: str, destructive: bool, confirmed_destructive: bool
+) -> None:
+    """Invalid listing every reason these jobs may not run on this target (the worker checks again)."""
+    target = SafetyTarget(
+        kind="block_device" if kind == "block_device" else "directory",
+        path=path,
+        destructive=destructive,
+        confirmed_destructive=confirmed_destructive,
+    )
+    models = [validate_job_dict(job) for job in jobs]
+    problems = check_jobs_safety(models, target, safety_limits())
+    if problems:
+        _raise_invalid(
+            [
+                {"option": e.option, "value": e.value, "reason": e.reason} | ({"job": e.job} if e.job else {})
+                for e in problems
+            ]
+        )

@@ -40,6 +40,9 @@ class Result(TimestampMixin, Base):
     job_index: Mapped[int] = mapped_column(default=0)
     fio_version: Mapped[str | None] = mapped_column(String(64))
     imported: Mapped[bool] = mapped_column(default=False)
+    # Labels for comparison: from the target for runs, from the uploader for imports.
+    storage_class: Mapped[str | None] = mapped_column(String(120), index=True)
+    label: Mapped[str | None] = mapped_column(String(200))
     # fio was stopped before the end (cancel, lost worker): figures cover only part of the run.
     partial: Mapped[bool] = mapped_column(default=False)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -43,6 +43,8 @@ class Run(TimestampMixin, Base):
     plan_name: Mapped[str | None] = mapped_column(String(120))
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     jobs: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # The starter confirmed that writes may destroy a block device's data.
+    confirmed_destructive: Mapped[bool] = mapped_column(default=False)
     status: Mapped[RunStatus] = mapped_column(
         Enum(RunStatus, native_enum=False, length=16), default=RunStatus.queued, index=True
     )

@@ -1,5 +1,6 @@
 """Result response bodies."""
 
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -42,6 +43,11 @@ class ResultOut(BaseModel):
     """One job's result on one host."""
 
     id: int
+    run_id: int | None
+    target_id: int | None
+    storage_class: str | None
+    label: str | None
+    created_at: datetime
     job_name: str
     host_name: str
     fio_version: str | None
@@ -50,3 +56,18 @@ class ResultOut(BaseModel):
     directions: dict[str, DirectionOut]
     cpu: CpuOut | None
     options: dict[str, Any]
+
+
+class ResultList(BaseModel):
+    """A page of the team's results, newest first."""
+
+    items: list[ResultOut]
+    total: int
+
+
+class ImportOut(BaseModel):
+    """What an uploaded fio output became."""
+
+    source_format: str
+    fio_version: str | None
+    results: list[ResultOut]

@@ -86,6 +86,8 @@ def store_report(
     target_id: int | None = None,
     imported: bool = False,
     partial: bool = False,
+    storage_class: str | None = None,
+    label: str | None = None,
 ) -> list[Result]:
     """Store the raw output once and one result per job; flushed, not committed."""
     raw_bytes = raw_text.encode()
@@ -111,6 +113,8 @@ def store_report(
             fio_version=report.fio_version,
             imported=imported,
             partial=partial,
+            storage_class=storage_class,
+            label=label,
             options={**report.global_options, **job.job_options},
             cpu=job.cpu.model_dump(mode="json") if job.cpu else {},
             detail={name: _direction_detail(d) for name, d in job.directions.items()},
@@ -152,6 +156,11 @@ def describe(result: Result) -> ResultOut:
     }
     return ResultOut(
         id=result.id,
+        run_id=result.run_id,
+        target_id=result.target_id,
+        storage_class=result.storage_class,
+        label=result.label,
+        created_at=result.created_at,
         job_name=result.job_name,
         host_name=result.host_name,
         fio_version=result.fio_version,

@@ -16,6 +16,8 @@ class RunCreate(BaseModel):
     plan_id: int | None = None
     preset_id: str | None = Field(default=None, max_length=80)
     jobs: list[dict[str, Any]] | None = Field(default=None, max_length=1000)
+    # Writing to a block device destroys its data: the caller must say so explicitly.
+    confirm_destructive: bool = False
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> "RunCreate":

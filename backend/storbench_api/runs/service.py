@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, Invalid, NotFound
-from storbench_api.fio_tools.service import normalise_jobs
+from storbench_api.fio_tools.service import ensure_safe_on_target, normalise_jobs
 from storbench_api.hosts.service import is_online, offline_reason
 from storbench_api.models import Assignment, Result, Run, RunStatus, Target
 from storbench_api.plans import service as plans_service
@@ -65,6 +65,13 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
             [{"field": "target_id", "value": str(body.target_id), "reason": "unknown target"}],
         )
     jobs, plan_id, plan_name = _jobs_for(db, principal.team_id, body)
+    ensure_safe_on_target(
+        jobs,
+        kind=target.kind,
+        path=target.path,
+        destructive=target.destructive,
+        confirmed_destructive=body.confirm_destructive,
+    )
     if not is_online(target.host):
         raise Conflict(offline_reason(target.host))
     run = Run(
@@ -74,6 +81,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
         plan_name=plan_name,
         created_by_id=principal.user_id,
         jobs=jobs,
+        confirmed_destructive=body.confirm_destructive,
         status=RunStatus.queued,
     )
     run.target = target
@@ -226,6 +234,8 @@ def record_output(
         host_name=assignment.host.name,
         target_id=run.target_id,
         partial=stopped_early is not None,
+        storage_class=run.target.storage_class,
+        label=run.target.name,
     )
     failed_jobs = [j.name for j in report.jobs if j.error]
     if assignment.status == RunStatus.running:

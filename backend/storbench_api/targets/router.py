@@ -4,7 +4,7 @@ from fastapi import APIRouter, Query, status
 
 from storbench_api.deps import DB, CurrentPrincipal
 from storbench_api.targets import repository, service
-from storbench_api.targets.schemas import TargetCreate, TargetList, TargetOut
+from storbench_api.targets.schemas import TargetCreate, TargetList, TargetOut, TargetUpdate
 
 router = APIRouter(prefix="/targets", tags=["targets"])
 
@@ -35,3 +35,11 @@ def create_target(body: TargetCreate, db: DB, principal: CurrentPrincipal) -> Ta
 def get_target(target_id: int, db: DB, principal: CurrentPrincipal) -> TargetOut:
     """A target with its host."""
     return service.describe(service.get_target(db, principal.team_id, target_id))
+
+
+@router.patch("/{target_id}", response_model=TargetOut, summary="Change a target")
+def update_target(target_id: int, body: TargetUpdate, db: DB, principal: CurrentPrincipal) -> TargetOut:
+    """Labels for comparison; `destructive` (owners only) allows writes to a block device."""
+    target = service.update_target(db, principal, target_id, body)
+    db.commit()
+    return service.describe(target)

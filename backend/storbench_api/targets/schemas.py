@@ -57,3 +57,11 @@ class TargetList(BaseModel):
 
     items: list[TargetOut]
     total: int
+
+
+class TargetUpdate(BaseModel):
+    """Change a target's labels; only an owner may mark a block device destructive."""
+
+    storage_class: str | None = Field(default=None, max_length=120)
+    description: str | None = Field(default=None, max_length=2000)
+    destructive: bool | None = None

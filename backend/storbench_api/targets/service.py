@@ -2,11 +2,12 @@
 
 from sqlalchemy.orm import Session
 
+from storbench_api.auth.service import Principal
 from storbench_api.errors import Conflict, Invalid, NotFound
 from storbench_api.hosts import repository as hosts_repository
 from storbench_api.models import Target, TargetKind
 from storbench_api.targets import repository
-from storbench_api.targets.schemas import TargetCreate, TargetOut
+from storbench_api.targets.schemas import TargetCreate, TargetOut, TargetUpdate
 
 
 def create_target(db: Session, team_id: int, body: TargetCreate) -> Target:
@@ -36,6 +37,27 @@ def create_target(db: Session, team_id: int, body: TargetCreate) -> Target:
     )
     target.host = host
     db.add(target)
+    db.flush()
+    return target
+
+
+def update_target(db: Session, principal: Principal, target_id: int, body: TargetUpdate) -> Target:
+    """Apply the fields given; destructive only by an owner and only on block devices."""
+    principal.require_write()
+    target = get_target(db, principal.team_id, target_id)
+    given = body.model_dump(exclude_unset=True)
+    if "destructive" in given:
+        principal.require_owner()
+        if body.destructive and target.kind != TargetKind.block_device:
+            raise Invalid(
+                "only block device targets can be marked destructive",
+                [{"field": "destructive", "reason": f"target '{target.name}' is a directory"}],
+            )
+        target.destructive = bool(body.destructive)
+    if "storage_class" in given:
+        target.storage_class = body.storage_class
+    if "description" in given:
+        target.description = body.description
     db.flush()
     return target
 

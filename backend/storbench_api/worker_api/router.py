@@ -28,7 +28,12 @@ def _assignment_out(assignment: Assignment) -> AssignmentOut:
         id=assignment.id,
         run_id=assignment.run_id,
         status=assignment.status,
-        target=AssignmentTarget(path=target.path, kind=target.kind, destructive=target.destructive),
+        target=AssignmentTarget(
+            path=target.path,
+            kind=target.kind,
+            destructive=target.destructive,
+            confirmed_destructive=assignment.run.confirmed_destructive,
+        ),
         jobs=assignment.run.jobs,
     )
 

@@ -30,6 +30,7 @@ class AssignmentTarget(BaseModel):
     path: str
     kind: TargetKind
     destructive: bool
+    confirmed_destructive: bool
 
 
 class AssignmentOut(BaseModel):
