@@ -1,0 +1,173 @@
+"""`storbench results`: the team's result history as a table, CSV or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from typing import Any, TextIO
+
+from .. import resolve
+from ..api import Api
+from ..display import format_timestamp, render_table
+from ..errors import EXIT_OK
+from ..figures import (
+    FIGURE_HEADERS,
+    FIGURE_NUMBERS,
+    clat_percentile_ns,
+    directions,
+    figure_cells,
+)
+
+API_MAX_PAGE = 1000  # GET /results accepts at most this limit per page
+
+CSV_COLUMNS = (
+    "result_id",
+    "created_at",
+    "run_id",
+    "target_id",
+    "label",
+    "storage_class",
+    "host_name",
+    "job_name",
+    "fio_version",
+    "direction",
+    "iops",
+    "bw_bytes",
+    "io_bytes",
+    "runtime_ms",
+    "lat_mean_ns",
+    "clat_p50_ns",
+    "clat_p99_ns",
+    "clat_p99_9_ns",
+    "imported",
+    "partial",
+)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+def add_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], parent: argparse.ArgumentParser
+) -> None:
+    """Register `results` and its filters."""
+    parser = commands.add_parser(
+        "results",
+        parents=[parent],
+        help="list the result history",
+        description="Results of runs and imports, newest first.",
+    )
+    parser.add_argument("--target", metavar="NAME", help="only results on this target")
+    parser.add_argument("--storage-class", metavar="TEXT", help="only results of this storage class")
+    origin = parser.add_mutually_exclusive_group()
+    origin.add_argument("--imported", dest="imported", action="store_const", const=True, help="only imports")
+    origin.add_argument("--measured", dest="imported", action="store_const", const=False, help="only runs")
+    parser.add_argument("--job", metavar="NAME", help="only results of fio jobs with this name")
+    parser.add_argument("--limit", type=_positive, default=100, metavar="N", help="at most N results (100)")
+    parser.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format")
+    parser.set_defaults(handler=execute)
+
+
+def fetch(api: Api, filters: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+    """Up to `limit` results, newest first, paging past the API's largest page."""
+    items: list[dict[str, Any]] = []
+    while len(items) < limit:
+        page_size = min(limit - len(items), API_MAX_PAGE)
+        page = api.get("/results", {**filters, "limit": page_size, "offset": len(items)})
+        items.extend(page["items"])
+        if len(page["items"]) < page_size:
+            break
+    return items
+
+
+def _csv_value(value: Any) -> Any:
+    """Numbers as the API gave them, booleans as JSON spells them, nothing as an empty cell."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else value
+
+
+def write_csv(results: list[dict[str, Any]], out: TextIO) -> None:
+    """One row per result and direction under CSV_COLUMNS."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for result in results:
+        for name, direction in directions(result):
+            lat = direction.get("lat_ns") or {}
+            row = {
+                "result_id": result["id"],
+                "created_at": result["created_at"],
+                "run_id": result["run_id"],
+                "target_id": result["target_id"],
+                "label": result["label"],
+                "storage_class": result["storage_class"],
+                "host_name": result["host_name"],
+                "job_name": result["job_name"],
+                "fio_version": result["fio_version"],
+                "direction": name,
+                "iops": direction["iops"],
+                "bw_bytes": direction["bw_bytes"],
+                "io_bytes": direction["io_bytes"],
+                "runtime_ms": direction["runtime_ms"],
+                "lat_mean_ns": lat.get("mean_ns"),
+                "clat_p50_ns": clat_percentile_ns(direction, "50"),
+                "clat_p99_ns": clat_percentile_ns(direction, "99"),
+                "clat_p99_9_ns": clat_percentile_ns(direction, "99.9"),
+                "imported": result["imported"],
+                "partial": result["partial"],
+            }
+            writer.writerow(_csv_value(row[column]) for column in CSV_COLUMNS)
+
+
+def _origin(result: dict[str, Any]) -> str:
+    origin = "imported" if result["imported"] else f"run {result['run_id']}"
+    return origin + (", partial" if result["partial"] else "")
+
+
+def results_table(results: list[dict[str, Any]]) -> str:
+    """One row per result and direction with the key figures."""
+    rows = [
+        [
+            str(result["id"]),
+            format_timestamp(result["created_at"]),
+            result["job_name"],
+            result["host_name"],
+            result["label"] or "-",
+            result["storage_class"] or "-",
+            *figure_cells(name, direction),
+            _origin(result),
+        ]
+        for result in results
+        for name, direction in directions(result)
+    ]
+    headers = ("id", "created", "job", "host", "label", "class", *FIGURE_HEADERS, "origin")
+    return render_table(headers, rows, right=("id", *FIGURE_NUMBERS))
+
+
+def execute(api: Api, args: argparse.Namespace) -> int:
+    """Print the filtered history."""
+    filters = {
+        "target_id": resolve.target(api, args.target)["id"] if args.target else None,
+        "storage_class": args.storage_class,
+        "imported": None if args.imported is None else str(args.imported).lower(),
+        "job_name": args.job,
+    }
+    results = fetch(api, filters, args.limit)
+    if args.format == "json":
+        print(json.dumps(results, indent=2))
+    elif args.format == "csv":
+        write_csv(results, sys.stdout)
+    elif results:
+        print(results_table(results))
+    else:
+        print("no results match", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,39 @@
+"""Names a person types (targets, plans, presets) turned into the ids the API wants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .api import Api
+from .errors import UsageError
+
+
+def _pick(kind: str, wanted: str, items: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """The item whose `key` is `wanted` (exactly, else ignoring case, else by numeric id)."""
+    for match in (
+        lambda item: str(item[key]) == wanted,
+        lambda item: str(item[key]).casefold() == wanted.casefold(),
+        lambda item: wanted.isdigit() and item.get("id") == int(wanted),
+    ):
+        found = [item for item in items if match(item)]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise UsageError(f"{kind} '{wanted}' is ambiguous: " + ", ".join(str(i[key]) for i in found))
+    available = ", ".join(sorted(str(item[key]) for item in items)) or "none yet"
+    raise UsageError(f"no {kind} named '{wanted}'; available: {available}")
+
+
+def target(api: Api, name: str) -> dict[str, Any]:
+    """The team's target with this name."""
+    return _pick("target", name, api.list_all("/targets"), "name")
+
+
+def plan(api: Api, name: str) -> dict[str, Any]:
+    """The team's saved plan with this name."""
+    return _pick("plan", name, api.list_all("/plans"), "name")
+
+
+def preset(api: Api, preset_id: str) -> dict[str, Any]:
+    """The preset with this id."""
+    return _pick("preset", preset_id, api.get("/presets")["items"], "id")

@@ -1,0 +1,98 @@
+"""Helpers shared by the CLI tests (imported by a name unique in the repository, like fio_testkit)."""
+
+import importlib.util
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import httpx
+
+BACKEND_SUPPORT = Path(__file__).resolve().parents[2] / "backend" / "tests" / "support"
+
+
+def _backend_support(name: str) -> ModuleType:
+    """A module of the backend's test harness, loaded by path.
+
+    `from tests.support import ...` cannot work here: pytest's importlib mode registers this very
+    folder as the module `tests` before conftest runs, hiding the backend's package of that name.
+    """
+    spec = importlib.util.spec_from_file_location(
+        f"backend_test_support_{name}", BACKEND_SUPPORT / f"{name}.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+fresh_database = _backend_support("postgres").fresh_database
+_stack = _backend_support("stack")
+Stack = _stack.Stack
+running_stack = _stack.running_stack
+free_port = _stack.free_port
+
+DATABASE = "storbench_cli_test"
+BROKER_URL = "redis://127.0.0.1:6379/12"
+STORBENCH = Path(sys.executable).parent / "storbench"
+HOST_NAME = "cli-host"
+TARGET_NAME = "cli-scratch"
+TERMINAL = ("completed", "failed", "cancelled")
+
+# A second of 4 KiB random reads over an 8 MiB file: enough to measure, quick to run.
+TINY_JOB: dict[str, Any] = {
+    "name": "r",
+    "rw": "randread",
+    "bs": "4k",
+    "size": "8m",
+    "runtime": 1,
+    "time_based": True,
+    "ioengine": "psync",
+}
+
+CliRunner = Callable[..., subprocess.CompletedProcess[str]]
+JobsFile = Callable[..., Path]
+
+
+@dataclass
+class Service:
+    """The running service as the CLI tests see it."""
+
+    stack: Any  # the backend harness's Stack
+    token: str
+    host: dict[str, Any]
+    target: dict[str, Any]
+    scratch: Path
+
+    @property
+    def url(self) -> str:
+        """Base URL of the API process."""
+        return str(self.stack.url)
+
+    def api(self) -> httpx.Client:
+        """A client of /api/v1 for the tests' own checks, signed in as the admin."""
+        return httpx.Client(
+            base_url=f"{self.url}/api/v1", headers={"Authorization": f"Bearer {self.token}"}, timeout=30
+        )
+
+    def wait_for_run(self, run_id: int, statuses: tuple[str, ...] = TERMINAL) -> dict[str, Any]:
+        """The run once its status is one of `statuses`."""
+        with self.api() as api:
+
+            def reached() -> dict[str, Any] | None:
+                run: dict[str, Any] = api.get(f"/runs/{run_id}").json()
+                return run if run["status"] in statuses else None
+
+            found: dict[str, Any] = self.stack.wait_for(reached, 60, f"run {run_id} to be {statuses}")
+            return found
+
+
+def cli_env(service: Service, **overrides: str) -> dict[str, str]:
+    """The environment of the storbench command: the service URL and a token, no other STORBENCH_*."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("STORBENCH_")}
+    return {**env, "STORBENCH_URL": service.url, "STORBENCH_TOKEN": service.token, **overrides}

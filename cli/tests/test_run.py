@@ -1,0 +1,151 @@
+"""`storbench run` against the real service: a worker process runs fio in a scratch directory."""
+
+import json
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from cli_testkit import STORBENCH, TARGET_NAME, TINY_JOB, CliRunner, JobsFile, Service, cli_env
+
+_BINARY = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
+_TIME_NS = {"ns": 1, "µs": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def _bytes_per_s(cell: str) -> float:
+    number, unit = cell.removesuffix("/s").split()
+    return float(number) * _BINARY[unit]
+
+
+def _ns(cell: str) -> float:
+    number, unit = cell.split()
+    return float(number) * _TIME_NS[unit]
+
+
+def test_run_wait_prints_what_fio_measured(service: Service, storbench: CliRunner) -> None:
+    with service.api() as api:
+        api.post("/plans", json={"name": "cli tiny read", "jobs": [TINY_JOB]}).raise_for_status()
+
+    done = storbench("run", "--target", TARGET_NAME, "--plan", "cli tiny read", "--wait")
+
+    assert done.returncode == 0, done.stderr
+    assert re.search(
+        r"^\d\d:\d\d:\d\d run \d+ queued \(target cli-scratch on host cli-host\)$", done.stderr, re.M
+    )
+    assert re.search(r"^\d\d:\d\d:\d\d run \d+ completed$", done.stderr, re.M)
+    header, *lines = done.stdout.splitlines()
+    run_id = int(re.match(r"run (\d+) completed", header)[1])  # type: ignore[index]
+    assert "plan cli tiny read" in header
+    table_head, row = lines
+    assert table_head.split() == [
+        "job",
+        "host",
+        "dir",
+        "IOPS",
+        "bandwidth",
+        "lat",
+        "mean",
+        "clat",
+        "p99",
+        "runtime",
+    ]
+    job, host, direction, iops, bandwidth, lat_mean, p99, runtime = re.split(r"\s{2,}", row.strip())
+    assert (job, host, direction) == ("r", "cli-host", "read")
+
+    measured = service.wait_for_run(run_id)["results"][0]["directions"]["read"]
+    assert float(iops.replace(",", "")) == pytest.approx(measured["iops"], rel=0.01, abs=0.1)
+    assert re.fullmatch(r"\d+\.\d (KiB|MiB|GiB)/s", bandwidth)
+    assert _bytes_per_s(bandwidth) == pytest.approx(measured["bw_bytes"], rel=0.01)
+    assert _ns(lat_mean) == pytest.approx(measured["lat_ns"]["mean_ns"], rel=0.01)
+    assert _ns(p99) == pytest.approx(measured["clat_ns"]["percentiles"]["99"], rel=0.01)
+    assert re.fullmatch(r"\d+(\.\d+)? m?s", runtime)
+
+
+def test_run_wait_json_is_the_finished_run_with_its_results(
+    service: Service, storbench: CliRunner, jobs_file: JobsFile
+) -> None:
+    done = storbench(
+        "run", "--target", TARGET_NAME, "--jobs-json", str(jobs_file(TINY_JOB)), "--wait", "--format", "json"
+    )
+
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)
+    assert run["status"] == "completed"
+    assert run["target"]["name"] == TARGET_NAME
+    (result,) = run["results"]
+    assert result["job_name"] == "r" and result["directions"]["read"]["iops"] > 0
+
+
+def test_run_without_wait_prints_the_queued_run(
+    service: Service, storbench: CliRunner, jobs_file: JobsFile
+) -> None:
+    done = storbench("run", "--target", TARGET_NAME, "--jobs-json", str(jobs_file(TINY_JOB)))
+
+    assert done.returncode == 0, done.stderr
+    match = re.fullmatch(r"run (\d+) (queued|running) \(target cli-scratch on host cli-host\)\n", done.stdout)
+    assert match, done.stdout
+    # Let it finish, so the worker is free for the next test.
+    assert service.wait_for_run(int(match[1]))["status"] == "completed"
+
+
+def test_a_job_that_fails_on_the_host_exits_1_with_the_reason(
+    service: Service, storbench: CliRunner, jobs_file: JobsFile
+) -> None:
+    missing = service.scratch / "not-there"
+    with service.api() as api:
+        api.post(
+            "/targets",
+            json={
+                "name": "cli-missing",
+                "host_id": service.host["id"],
+                "path": str(missing),
+                "kind": "directory",
+            },
+        ).raise_for_status()
+
+    done = storbench("run", "--target", "cli-missing", "--jobs-json", str(jobs_file(TINY_JOB)), "--wait")
+
+    assert done.returncode == 1
+    assert re.search(r"run \d+ failed: cli-host: .*does not exist", done.stderr), done.stderr
+    assert str(missing) in done.stderr
+
+
+def _running_run_on(service: Service, target_id: int) -> int | None:
+    with service.api() as api:
+        runs = api.get("/runs", params={"target_id": target_id, "status": "running"}).json()["items"]
+    return runs[0]["id"] if runs else None
+
+
+def test_ctrl_c_while_waiting_cancels_the_run_and_exits_130(service: Service, tmp_path: Path) -> None:
+    job_file = tmp_path / "long.fio"
+    job_file.write_text(
+        "[long-read]\nrw=randread\nbs=4k\nsize=8m\nruntime=30\ntime_based=1\nioengine=psync\n"
+    )
+    process = subprocess.Popen(
+        [str(STORBENCH), "run", "--target", TARGET_NAME, "--job-file", str(job_file), "--wait"],
+        env=cli_env(service),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+    try:
+        run_id = service.stack.wait_for(
+            lambda: _running_run_on(service, service.target["id"]), 30, "the long run to start"
+        )
+        started = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+    assert process.returncode == 130, stderr
+    assert time.monotonic() - started < 10, "the CLI did not stop promptly"
+    assert "Traceback" not in stderr
+    assert f"cancelling run {run_id}" in stderr and f"run {run_id} cancelled" in stderr
+    with service.api() as api:
+        assert api.get(f"/runs/{run_id}").json()["status"] == "cancelled"
