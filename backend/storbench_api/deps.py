@@ -1,16 +1,28 @@
-"""Request dependencies shared by the routers: sessions and callers."""
+"""Request dependencies shared by the routers: sessions, callers and what they may do.
 
+Every route states its access level through exactly one of ReadAccess, WriteAccess, OwnerAccess,
+CurrentHost or PUBLIC_ROUTES; the authorization matrix test fails for a route that states none.
+"""
+
+from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer, OAuth2PasswordBearer
 from sqlalchemy.orm import Session
 
-from storbench_api.auth.service import Principal, principal_for_token
+from storbench_api.auth.service import Principal, csrf_token_for, principal_for_token
 from storbench_api.db import get_db
-from storbench_api.errors import Unauthorized
+from storbench_api.errors import Forbidden, Unauthorized
 from storbench_api.hosts.service import host_for_credential
-from storbench_api.models import Host
+from storbench_api.models import Host, Role
+from storbench_api.security import same_secret
+
+SESSION_COOKIE = "storbench_session"
+CSRF_COOKIE = "storbench_csrf"
+CSRF_HEADER = "X-CSRF-Token"
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_RANK = {Role.viewer: 0, Role.member: 1, Role.owner: 2}
 
 _oauth2 = OAuth2PasswordBearer(tokenUrl="/api/v1/auth/token", auto_error=False)
 _host_bearer = HTTPBearer(auto_error=False, scheme_name="HostCredential")
@@ -18,11 +30,38 @@ _host_bearer = HTTPBearer(auto_error=False, scheme_name="HostCredential")
 DB = Annotated[Session, Depends(get_db)]
 
 
-def current_principal(db: DB, token: Annotated[str | None, Depends(_oauth2)]) -> Principal:
-    """The user behind the request's bearer token."""
-    if not token:
-        raise Unauthorized("authentication required: send 'Authorization: Bearer <token>'")
-    return principal_for_token(db, token)
+def current_principal(request: Request, db: DB, token: Annotated[str | None, Depends(_oauth2)]) -> Principal:
+    """The user behind the bearer token, or behind the session cookie (then CSRF-checked)."""
+    if token:
+        return principal_for_token(db, token)
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if not cookie:
+        raise Unauthorized("authentication required: sign in, or send 'Authorization: Bearer <token>'")
+    principal = principal_for_token(db, cookie)
+    if request.method not in _SAFE_METHODS:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not sent or not same_secret(sent, csrf_token_for(cookie)):
+            raise Forbidden(f"missing or wrong {CSRF_HEADER} header for this session; reload the page")
+    return principal
+
+
+def _at_least(minimum: Role) -> Callable[..., Principal]:
+    def dependency(principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+        if _RANK[principal.role] < _RANK[minimum]:
+            if minimum == Role.owner:
+                raise Forbidden("only a team owner can do this")
+            raise Forbidden(
+                f"your role in team '{principal.team_name}' is {principal.role}: it can only read"
+            )
+        return principal
+
+    dependency.minimum_role = minimum  # type: ignore[attr-defined]
+    return dependency
+
+
+require_viewer = _at_least(Role.viewer)
+require_member = _at_least(Role.member)
+require_owner = _at_least(Role.owner)
 
 
 def current_host(
@@ -35,4 +74,7 @@ def current_host(
 
 
 CurrentPrincipal = Annotated[Principal, Depends(current_principal)]
+ReadAccess = Annotated[Principal, Depends(require_viewer)]
+WriteAccess = Annotated[Principal, Depends(require_member)]
+OwnerAccess = Annotated[Principal, Depends(require_owner)]
 CurrentHost = Annotated[Host, Depends(current_host)]

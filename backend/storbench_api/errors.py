@@ -14,10 +14,16 @@ class DomainError(Exception):
     status_code = 400
     code = "bad_request"
 
-    def __init__(self, message: str, errors: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        errors: list[dict[str, Any]] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.errors = errors or []
+        self.headers = headers or {}
 
 
 class NotFound(DomainError):
@@ -94,7 +100,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(DomainError)
     async def _domain(_: Request, exc: DomainError) -> JSONResponse:
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else {}
+        headers.update(exc.headers)
         return JSONResponse(
             error_body(exc.code, exc.message, exc.errors), status_code=exc.status_code, headers=headers
         )

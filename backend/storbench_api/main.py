@@ -8,9 +8,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from fastapi import APIRouter, FastAPI, Request, Response
 
 from storbench_api import __version__, health
+from storbench_api.audit.router import router as audit_router
 from storbench_api.auth.router import router as auth_router
 from storbench_api.errors import install_error_handlers
 from storbench_api.fio_tools.router import router as fio_router
+from storbench_api.hosts.enrollment_router import router as enrollment_router
 from storbench_api.hosts.router import router as hosts_router
 from storbench_api.plans.router import router as plans_router
 from storbench_api.presets.router import router as presets_router
@@ -20,9 +22,31 @@ from storbench_api.settings import get_settings
 from storbench_api.spa import mount_spa
 from storbench_api.sweeper import sweep_forever
 from storbench_api.targets.router import router as targets_router
+from storbench_api.teams.router import invitations_router
+from storbench_api.teams.router import router as teams_router
+from storbench_api.tokens.router import router as tokens_router
 from storbench_api.worker_api.router import router as worker_router
 
 API_PREFIX = "/api/v1"
+
+# Every router of the API, in the order they are mounted under API_PREFIX.
+API_ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    auth_router,
+    hosts_router,
+    enrollment_router,
+    targets_router,
+    plans_router,
+    presets_router,
+    runs_router,
+    results_router,
+    fio_router,
+    worker_router,
+    teams_router,
+    invitations_router,
+    tokens_router,
+    audit_router,
+)
 
 _SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -77,18 +101,7 @@ def create_app(run_sweeper: bool = True) -> FastAPI:
     install_error_handlers(app)
 
     api = APIRouter(prefix=API_PREFIX)
-    for router in (
-        health.router,
-        auth_router,
-        hosts_router,
-        targets_router,
-        plans_router,
-        presets_router,
-        runs_router,
-        results_router,
-        fio_router,
-        worker_router,
-    ):
+    for router in API_ROUTERS:
         api.include_router(router)
     app.include_router(api)
 

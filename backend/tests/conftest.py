@@ -15,6 +15,7 @@ os.environ["STORBENCH_BROKER_URL"] = os.environ.get("STORBENCH_TEST_REDIS_URL", 
 os.environ["STORBENCH_SECRET_KEY"] = "test-secret"
 os.environ["STORBENCH_ADMIN_PASSWORD"] = "test-admin-password"
 
+from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import Connection, create_engine  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
@@ -23,6 +24,7 @@ from storbench_api.cli import migrate  # noqa: E402
 from storbench_api.db import get_db, utcnow  # noqa: E402
 from storbench_api.main import create_app  # noqa: E402
 from storbench_api.models import AuthToken, Host, Membership, Role, Target, TargetKind, Team, User  # noqa: E402
+from storbench_api.rate_limit import sign_in_window  # noqa: E402
 from storbench_api.security import hash_password, new_token, token_digest  # noqa: E402
 
 
@@ -61,18 +63,25 @@ def db(connection: Connection) -> Iterator[Session]:
     session.close()
 
 
+@pytest.fixture(scope="session")
+def app() -> FastAPI:
+    """One application for the session; each test points it at its own session."""
+    return create_app(run_sweeper=False)
+
+
 @pytest.fixture
-def client(db: Session) -> Iterator[TestClient]:
+def client(app: FastAPI, db: Session) -> Iterator[TestClient]:
     """The real application, talking to the test's session."""
-    app = create_app(run_sweeper=False)
 
     def _db() -> Iterator[Session]:
         yield db
         db.commit()
 
     app.dependency_overrides[get_db] = _db
+    sign_in_window.reset()
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
+    app.dependency_overrides.clear()
 
 
 # ---- factories -----------------------------------------------------------------------

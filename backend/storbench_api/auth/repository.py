@@ -1,8 +1,9 @@
 """Queries for users, memberships and tokens."""
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from storbench_api.db import utcnow
 from storbench_api.models import AuthToken, Membership, Team, User
 
 
@@ -29,3 +30,18 @@ def token_with_principal(db: Session, digest: str) -> tuple[AuthToken, User, Tea
         .where(AuthToken.token_hash == digest)
     ).first()
     return None if row is None else (row[0], row[1], row[2], row[3])
+
+
+def membership(db: Session, user_id: int, team_id: int) -> Membership | None:
+    """The user's membership in a team."""
+    return db.scalar(select(Membership).where(Membership.user_id == user_id, Membership.team_id == team_id))
+
+
+def revoke_user_sessions(db: Session, user_id: int, keep_token_id: int | None = None) -> None:
+    """End a user's browser sessions (API tokens stay)."""
+    query = update(AuthToken).where(
+        AuthToken.user_id == user_id, AuthToken.kind == "session", AuthToken.revoked_at.is_(None)
+    )
+    if keep_token_id is not None:
+        query = query.where(AuthToken.id != keep_token_id)
+    db.execute(query.values(revoked_at=utcnow()))

@@ -1,36 +1,102 @@
-"""Sign-in and who-am-I endpoints."""
+"""Signing in (bearer token or browser session), signing out, password and team switching."""
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.security import OAuth2PasswordRequestForm
-from sqlalchemy.orm import Session
 
 from storbench_api.auth import service
-from storbench_api.auth.schemas import MeOut, TeamRef, TokenOut
-from storbench_api.db import get_db
-from storbench_api.deps import CurrentPrincipal
+from storbench_api.auth.schemas import (
+    LoginIn,
+    MeOut,
+    PasswordChange,
+    SessionOut,
+    TeamRef,
+    TeamSwitch,
+    TokenOut,
+)
+from storbench_api.auth.service import Principal
+from storbench_api.deps import CSRF_COOKIE, DB, SESSION_COOKIE, ReadAccess
+from storbench_api.rate_limit import limit_sign_in
 from storbench_api.settings import get_settings
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
 
-@router.post("/token", response_model=TokenOut, summary="Sign in with email and password")
-def issue_token(
-    form: Annotated[OAuth2PasswordRequestForm, Depends()], db: Annotated[Session, Depends(get_db)]
-) -> TokenOut:
-    """OAuth2 password flow: the form's username is the email."""
-    token, expires_at = service.sign_in(db, form.username, form.password, get_settings().token_ttl)
-    db.commit()
-    return TokenOut(access_token=token, expires_at=expires_at)
-
-
-@router.get("/me", response_model=MeOut, summary="The signed-in user")
-def me(principal: CurrentPrincipal) -> MeOut:
-    """Who the token belongs to, and their team and role."""
+def _me(principal: Principal) -> MeOut:
     return MeOut(
         id=principal.user_id,
         email=principal.email,
         team=TeamRef(id=principal.team_id, name=principal.team_name),
         role=principal.role,
     )
+
+
+@router.post("/token", response_model=TokenOut, summary="Sign in with email and password (bearer token)")
+def issue_token(request: Request, form: Annotated[OAuth2PasswordRequestForm, Depends()], db: DB) -> TokenOut:
+    """OAuth2 password flow: the form's username is the email."""
+    limit_sign_in(request, form.username)
+    token, expires_at = service.sign_in(db, form.username, form.password, get_settings().token_ttl)
+    db.commit()
+    return TokenOut(access_token=token, expires_at=expires_at)
+
+
+@router.post("/login", response_model=SessionOut, summary="Sign in for the web UI (session cookie)")
+def login(request: Request, body: LoginIn, response: Response, db: DB) -> SessionOut:
+    """Sets an HttpOnly, SameSite session cookie; changes must echo csrf_token in X-CSRF-Token."""
+    limit_sign_in(request, body.email)
+    token, _ = service.sign_in(db, body.email, body.password, get_settings().token_ttl)
+    db.commit()
+    secure = request.url.scheme == "https"
+    max_age = int(get_settings().token_ttl.total_seconds())
+    csrf = service.csrf_token_for(token)
+    response.set_cookie(
+        SESSION_COOKIE, token, max_age=max_age, httponly=True, samesite="strict", secure=secure, path="/"
+    )
+    response.set_cookie(
+        CSRF_COOKIE, csrf, max_age=max_age, httponly=False, samesite="strict", secure=secure, path="/"
+    )
+    principal = service.principal_for_token(db, token)
+    return SessionOut(**_me(principal).model_dump(), csrf_token=csrf)
+
+
+@router.post("/logout", status_code=204, summary="Sign out")
+def logout(principal: ReadAccess, response: Response, db: DB) -> Response:
+    """Revoke the token or session used, and clear the session cookies."""
+    service.sign_out(db, principal)
+    db.commit()
+    response.status_code = 204
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    response.delete_cookie(CSRF_COOKIE, path="/")
+    return response
+
+
+@router.get("/me", response_model=MeOut, summary="The signed-in user")
+def me(principal: ReadAccess) -> MeOut:
+    """Who the token belongs to, and their team and role."""
+    return _me(principal)
+
+
+@router.get("/session", response_model=SessionOut, summary="The browser session and its CSRF token")
+def session(principal: ReadAccess, request: Request) -> SessionOut:
+    """For a page reload: who is signed in, and the CSRF token of the session cookie."""
+    cookie = request.cookies.get(SESSION_COOKIE, "")
+    return SessionOut(
+        **_me(principal).model_dump(), csrf_token=service.csrf_token_for(cookie) if cookie else ""
+    )
+
+
+@router.post("/password", status_code=204, summary="Change your password")
+def change_password(body: PasswordChange, principal: ReadAccess, db: DB) -> Response:
+    """Other browser sessions of the user end; API tokens stay."""
+    service.change_password(db, principal, body.current_password, body.new_password)
+    db.commit()
+    return Response(status_code=204)
+
+
+@router.post("/switch-team", response_model=MeOut, summary="Act in another of your teams")
+def switch_team(body: TeamSwitch, principal: ReadAccess, db: DB) -> MeOut:
+    """The session acts in the chosen team from now on."""
+    switched = service.switch_team(db, principal, body.team_id)
+    db.commit()
+    return _me(switched)

@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from storbench_api.models import Role
 
@@ -29,3 +29,29 @@ class MeOut(BaseModel):
     email: str
     team: TeamRef
     role: Role
+
+
+class LoginIn(BaseModel):
+    """Email and password for a browser session."""
+
+    email: str = Field(min_length=3, max_length=254)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class SessionOut(MeOut):
+    """The signed-in user, with the CSRF token to echo in X-CSRF-Token on changes."""
+
+    csrf_token: str
+
+
+class PasswordChange(BaseModel):
+    """A new password, proven by the current one."""
+
+    current_password: str = Field(min_length=1, max_length=1024)
+    new_password: str = Field(min_length=10, max_length=1024)
+
+
+class TeamSwitch(BaseModel):
+    """The team a session should act in."""
+
+    team_id: int

@@ -1,5 +1,7 @@
 """Signing in and resolving bearer tokens to a principal."""
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -7,11 +9,12 @@ from sqlalchemy.orm import Session
 
 from storbench_api.auth import repository
 from storbench_api.db import utcnow
-from storbench_api.errors import Forbidden, Unauthorized
-from storbench_api.models import AuthToken, Role
-from storbench_api.security import new_token, token_digest, verify_password
+from storbench_api.errors import Forbidden, Invalid, NotFound, Unauthorized
+from storbench_api.models import AuthToken, Role, User
+from storbench_api.security import hash_password, new_token, token_digest, verify_password
+from storbench_api.settings import get_settings
 
-_WRITE_ROLES = (Role.owner, Role.member)
+_RANK = {Role.viewer: 0, Role.member: 1, Role.owner: 2}
 
 
 @dataclass(frozen=True)
@@ -23,11 +26,13 @@ class Principal:
     team_id: int
     team_name: str
     role: Role
+    token_id: int
+    token_kind: str
 
-    def require_write(self) -> None:
-        """Refuse callers who may only read."""
-        if self.role not in _WRITE_ROLES:
-            raise Forbidden(f"your role in team '{self.team_name}' is {self.role}: it can only read")
+    @property
+    def actor(self) -> str:
+        """How the audit log names this caller."""
+        return self.email if self.token_kind == "session" else f"{self.email} (API token {self.token_id})"
 
     def require_owner(self) -> None:
         """Refuse callers who are not team owners."""
@@ -43,13 +48,18 @@ def sign_in(db: Session, email: str, password: str, ttl: timedelta) -> tuple[str
     membership = repository.first_membership(db, user.id)
     if membership is None:
         raise Unauthorized("this account belongs to no team; ask a team owner to invite you")
+    return issue_session(db, user.id, membership.team_id, ttl)
+
+
+def issue_session(db: Session, user_id: int, team_id: int, ttl: timedelta) -> tuple[str, datetime]:
+    """A new session token for a user acting in a team."""
     token = new_token("sbu")
     expires_at = utcnow() + ttl
     db.add(
         AuthToken(
             token_hash=token_digest(token),
-            user_id=user.id,
-            team_id=membership.team_id,
+            user_id=user_id,
+            team_id=team_id,
             kind="session",
             expires_at=expires_at,
         )
@@ -58,9 +68,50 @@ def sign_in(db: Session, email: str, password: str, ttl: timedelta) -> tuple[str
     return token, expires_at
 
 
+def sign_out(db: Session, principal: Principal) -> None:
+    """Revoke the token the caller used."""
+    token = db.get(AuthToken, principal.token_id)
+    if token is not None and token.revoked_at is None:
+        token.revoked_at = utcnow()
+    db.flush()
+
+
+def change_password(db: Session, principal: Principal, current: str, new: str) -> None:
+    """Set a new password and end every other session of the user."""
+    user = db.get(User, principal.user_id)
+    if user is None or not verify_password(current, user.password_hash):
+        raise Invalid(
+            "the current password is not correct",
+            [{"field": "current_password", "reason": "does not match"}],
+        )
+    user.password_hash = hash_password(new)
+    repository.revoke_user_sessions(db, principal.user_id, keep_token_id=principal.token_id)
+    db.flush()
+
+
+def switch_team(db: Session, principal: Principal, team_id: int) -> Principal:
+    """Make the caller's session act in another of their teams."""
+    if principal.token_kind != "session":
+        raise Forbidden("an API token is bound to its team; create one in the other team instead")
+    membership = repository.membership(db, principal.user_id, team_id)
+    if membership is None:
+        raise NotFound(f"team {team_id} not found")
+    token = db.get(AuthToken, principal.token_id)
+    if token is None:
+        raise Unauthorized("this session has ended; sign in again")
+    token.team_id = team_id
+    db.flush()
+    return principal_for_digest(db, token.token_hash)
+
+
 def principal_for_token(db: Session, token: str) -> Principal:
     """The principal a bearer token stands for, or Unauthorized."""
-    found = repository.token_with_principal(db, token_digest(token))
+    return principal_for_digest(db, token_digest(token))
+
+
+def principal_for_digest(db: Session, digest: str) -> Principal:
+    """The principal of the token with this digest, or Unauthorized."""
+    found = repository.token_with_principal(db, digest)
     if found is None:
         raise Unauthorized("invalid or expired token; sign in again")
     auth_token, user, team, membership = found
@@ -72,6 +123,22 @@ def principal_for_token(db: Session, token: str) -> Principal:
     # Touch last-used at most once a minute, so reads do not turn into writes.
     if auth_token.last_used_at is None or now - auth_token.last_used_at > timedelta(minutes=1):
         auth_token.last_used_at = now
+    # An API token acts with its own role, never above its owner's current one.
+    role = membership.role
+    if auth_token.role is not None and _RANK[auth_token.role] < _RANK[role]:
+        role = auth_token.role
     return Principal(
-        user_id=user.id, email=user.email, team_id=team.id, team_name=team.name, role=membership.role
+        user_id=user.id,
+        email=user.email,
+        team_id=team.id,
+        team_name=team.name,
+        role=role,
+        token_id=auth_token.id,
+        token_kind=auth_token.kind,
     )
+
+
+def csrf_token_for(session_token: str) -> str:
+    """The CSRF token bound to a session: an HMAC only the server can compute."""
+    secret = get_settings().secret_key.encode()
+    return hmac.new(secret, f"csrf:{session_token}".encode(), hashlib.sha256).hexdigest()

@@ -5,7 +5,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from storbench_api.deps import CurrentPrincipal
+from storbench_api.deps import ReadAccess
 from storbench_api.fio_tools import service
 
 router = APIRouter(prefix="/fio", tags=["fio"])
@@ -34,12 +34,12 @@ class FioTextIn(BaseModel):
 
 
 @router.post("/validate", response_model=JobsOut, summary="Parse a job file or fio command line")
-def validate_text(body: FioTextIn, principal: CurrentPrincipal) -> JobsOut:
+def validate_text(body: FioTextIn, principal: ReadAccess) -> JobsOut:
     """200 with the normalised jobs, or 422 with one {option, value, reason} per offending option."""
     return JobsOut(jobs=service.jobs_from_text(body.text))
 
 
 @router.post("/validate-jobs", response_model=JobsOut, summary="Validate and normalise fio jobs")
-def validate_jobs(body: JobsIn, principal: CurrentPrincipal) -> JobsOut:
+def validate_jobs(body: JobsIn, principal: ReadAccess) -> JobsOut:
     """200 with the normalised jobs, or 422 with one error per offending option."""
     return JobsOut(jobs=service.normalise_jobs(body.jobs))

@@ -2,7 +2,8 @@
 
 from fastapi import APIRouter, Query, status
 
-from storbench_api.deps import DB, CurrentPrincipal
+from storbench_api.audit import service as audit
+from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.hosts import repository, service
 from storbench_api.hosts.schemas import HostCreate, HostCreated, HostList, HostOut
 
@@ -12,7 +13,7 @@ router = APIRouter(prefix="/hosts", tags=["hosts"])
 @router.get("", response_model=HostList, summary="List the team's hosts")
 def list_hosts(
     db: DB,
-    principal: CurrentPrincipal,
+    principal: ReadAccess,
     limit: int = Query(100, ge=1, le=500),
     offset: int = Query(0, ge=0),
 ) -> HostList:
@@ -22,17 +23,25 @@ def list_hosts(
 
 
 @router.post("", response_model=HostCreated, status_code=status.HTTP_201_CREATED, summary="Register a host")
-def create_host(body: HostCreate, db: DB, principal: CurrentPrincipal) -> HostCreated:
+def create_host(body: HostCreate, db: DB, principal: WriteAccess) -> HostCreated:
     """Register a host; the response carries its worker token, shown only once."""
-    principal.require_write()
     host, token = service.register_host(db, principal.team_id, body.name)
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="host.registered",
+        resource_type="host",
+        resource_id=host.id,
+        hosts=[host.name],
+    )
     db.commit()
     described = service.describe_hosts(db, [host])[0]
     return HostCreated(**described.model_dump(), worker_token=token)
 
 
 @router.get("/{host_id}", response_model=HostOut, summary="One host")
-def get_host(host_id: int, db: DB, principal: CurrentPrincipal) -> HostOut:
+def get_host(host_id: int, db: DB, principal: ReadAccess) -> HostOut:
     """A host with its facts and status."""
     host = service.get_host(db, principal.team_id, host_id)
     return service.describe_hosts(db, [host])[0]

@@ -5,13 +5,25 @@ from storbench_api.models.plan import Plan
 from storbench_api.models.result import RawOutput, Result, ResultDirection
 from storbench_api.models.run import Assignment, AssignmentStatus, Run, RunStatus
 from storbench_api.models.target import Target, TargetKind
-from storbench_api.models.team import AuthToken, Membership, Role, Team, User
+from storbench_api.models.team import (
+    AuditEvent,
+    AuthToken,
+    EnrollmentToken,
+    Invitation,
+    Membership,
+    Role,
+    Team,
+    User,
+)
 
 __all__ = [
     "Assignment",
     "AssignmentStatus",
+    "AuditEvent",
     "AuthToken",
+    "EnrollmentToken",
     "Host",
+    "Invitation",
     "Membership",
     "Plan",
     "RawOutput",

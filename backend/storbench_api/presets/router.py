@@ -3,7 +3,7 @@
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from storbench_api.deps import CurrentPrincipal
+from storbench_api.deps import ReadAccess
 from storbench_api.errors import NotFound
 from storbench_fio.presets import PRESETS, Preset
 
@@ -18,13 +18,13 @@ class PresetList(BaseModel):
 
 
 @router.get("", response_model=PresetList, summary="List presets")
-def list_presets(principal: CurrentPrincipal) -> PresetList:
+def list_presets(principal: ReadAccess) -> PresetList:
     """Published recipes, parameters exactly as published."""
     return PresetList(items=list(PRESETS), total=len(PRESETS))
 
 
 @router.get("/{preset_id}", response_model=Preset, summary="One preset")
-def get_preset(preset_id: str, principal: CurrentPrincipal) -> Preset:
+def get_preset(preset_id: str, principal: ReadAccess) -> Preset:
     """A preset by id."""
     for preset in PRESETS:
         if preset.id == preset_id:

@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, File, Form, Query, UploadFile, status
 
-from storbench_api.deps import DB, CurrentPrincipal
+from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.errors import DomainError, Invalid
 from storbench_api.results import repository, service
 from storbench_api.results.schemas import ImportOut, ResultList
@@ -25,7 +25,7 @@ class TooLarge(DomainError):
 @router.get("", response_model=ResultList, summary="The team's result history")
 def list_results(
     db: DB,
-    principal: CurrentPrincipal,
+    principal: ReadAccess,
     target_id: int | None = None,
     storage_class: str | None = Query(None, max_length=120),
     imported: bool | None = None,
@@ -55,7 +55,7 @@ def list_results(
 )
 def import_output(
     db: DB,
-    principal: CurrentPrincipal,
+    principal: WriteAccess,
     file: Annotated[UploadFile, File(description="fio's output as produced or pasted")],
     target_id: Annotated[int | None, Form()] = None,
     storage_class: Annotated[str | None, Form(max_length=120)] = None,
@@ -63,7 +63,6 @@ def import_output(
     label: Annotated[str | None, Form(max_length=200)] = None,
 ) -> ImportOut:
     """Store an old or external fio output in the team's history, marked as imported."""
-    principal.require_write()
     content = file.file.read(MAX_IMPORT_BYTES + 1)
     if len(content) > MAX_IMPORT_BYTES:
         raise TooLarge(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MiB")

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter, Query, status
 
-from storbench_api.deps import DB, CurrentPrincipal
+from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.models import RunStatus
 from storbench_api.runs import repository, service, tasks
 from storbench_api.runs.schemas import RunCreate, RunList, RunOut
@@ -13,7 +13,7 @@ router = APIRouter(prefix="/runs", tags=["runs"])
 @router.get("", response_model=RunList, summary="List runs, newest first")
 def list_runs(
     db: DB,
-    principal: CurrentPrincipal,
+    principal: ReadAccess,
     status: RunStatus | None = None,
     target_id: int | None = None,
     limit: int = Query(50, ge=1, le=500),
@@ -25,7 +25,7 @@ def list_runs(
 
 
 @router.post("", response_model=RunOut, status_code=status.HTTP_201_CREATED, summary="Start a run")
-def start_run(body: RunCreate, db: DB, principal: CurrentPrincipal) -> RunOut:
+def start_run(body: RunCreate, db: DB, principal: WriteAccess) -> RunOut:
     """Queue a plan, preset or inline jobs on a target; its host's worker runs fio."""
     run, _ = service.start_run(db, principal, body)
     db.commit()
@@ -34,14 +34,14 @@ def start_run(body: RunCreate, db: DB, principal: CurrentPrincipal) -> RunOut:
 
 
 @router.get("/{run_id}", response_model=RunOut, summary="A run with its results")
-def get_run(run_id: int, db: DB, principal: CurrentPrincipal) -> RunOut:
+def get_run(run_id: int, db: DB, principal: ReadAccess) -> RunOut:
     """Status, timings, error and the measured results."""
     run = service.get_run(db, principal.team_id, run_id)
     return service.describe_runs(db, [run], with_results=True)[0]
 
 
 @router.post("/{run_id}/cancel", response_model=RunOut, summary="Cancel a run")
-def cancel_run(run_id: int, db: DB, principal: CurrentPrincipal) -> RunOut:
+def cancel_run(run_id: int, db: DB, principal: WriteAccess) -> RunOut:
     """Stop a queued or running run; fio is stopped on its host."""
     run = service.cancel_run(db, principal, run_id)
     db.commit()

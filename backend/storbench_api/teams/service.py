@@ -1,10 +1,17 @@
-"""Teams and their first members."""
+"""Teams, their members and invitations."""
+
+from collections.abc import Sequence
+from datetime import timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from storbench_api.models import Membership, Role, Team, User
-from storbench_api.security import hash_password
+from storbench_api.audit import service as audit
+from storbench_api.auth.service import Principal
+from storbench_api.db import utcnow
+from storbench_api.errors import Conflict, Invalid, NotFound, Unauthorized
+from storbench_api.models import Invitation, Membership, Role, Team, User
+from storbench_api.security import hash_password, new_token, token_digest, verify_password
 
 
 def ensure_first_admin(db: Session, email: str, password: str, team_name: str) -> User | None:
@@ -26,3 +33,157 @@ def default_team(db: Session) -> Team:
     if team is None:
         raise LookupError("no team exists yet; start the API once to create the first admin")
     return team
+
+
+def teams_of(db: Session, user_id: int) -> Sequence[tuple[Team, Membership]]:
+    """The user's teams with their memberships, by name."""
+    rows = db.execute(
+        select(Team, Membership)
+        .join(Membership, Membership.team_id == Team.id)
+        .where(Membership.user_id == user_id)
+        .order_by(Team.name)
+    ).all()
+    return [(row[0], row[1]) for row in rows]
+
+
+def create_team(db: Session, principal: Principal, name: str) -> Team:
+    """A new team owned by the caller."""
+    name = name.strip()
+    if db.scalar(select(Team).where(Team.name == name)) is not None:
+        raise Conflict(f"a team named '{name}' already exists")
+    team = Team(name=name)
+    db.add(team)
+    db.flush()
+    db.add(Membership(user_id=principal.user_id, team_id=team.id, role=Role.owner))
+    db.flush()
+    return team
+
+
+def members(db: Session, team_id: int) -> Sequence[tuple[User, Membership]]:
+    """Members of a team with their roles."""
+    rows = db.execute(
+        select(User, Membership)
+        .join(Membership, Membership.user_id == User.id)
+        .where(Membership.team_id == team_id)
+        .order_by(User.email)
+    ).all()
+    return [(row[0], row[1]) for row in rows]
+
+
+def _membership(db: Session, team_id: int, user_id: int) -> Membership:
+    found = db.scalar(select(Membership).where(Membership.team_id == team_id, Membership.user_id == user_id))
+    if found is None:
+        raise NotFound(f"user {user_id} is not a member of this team")
+    return found
+
+
+def _owners(db: Session, team_id: int) -> int:
+    return (
+        db.scalar(
+            select(func.count())
+            .select_from(Membership)
+            .where(Membership.team_id == team_id, Membership.role == Role.owner)
+        )
+        or 0
+    )
+
+
+def change_role(db: Session, principal: Principal, user_id: int, role: Role) -> Membership:
+    """Give a member another role; a team always keeps an owner."""
+    membership = _membership(db, principal.team_id, user_id)
+    if membership.role == Role.owner and role != Role.owner and _owners(db, principal.team_id) == 1:
+        raise Conflict("a team needs at least one owner: make someone else owner first")
+    membership.role = role
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="member.role_changed",
+        resource_type="user",
+        resource_id=user_id,
+        role=role.value,
+    )
+    db.flush()
+    return membership
+
+
+def remove_member(db: Session, principal: Principal, user_id: int) -> None:
+    """Remove a member; a team always keeps an owner."""
+    membership = _membership(db, principal.team_id, user_id)
+    if membership.role == Role.owner and _owners(db, principal.team_id) == 1:
+        raise Conflict("a team needs at least one owner: make someone else owner first")
+    db.delete(membership)
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="member.removed",
+        resource_type="user",
+        resource_id=user_id,
+    )
+    db.flush()
+
+
+def invite(
+    db: Session, principal: Principal, role: Role, email: str | None, hours: int
+) -> tuple[Invitation, str]:
+    """A single-use invitation token for the current team."""
+    token = new_token("sbi")
+    invitation = Invitation(
+        team_id=principal.team_id,
+        token_hash=token_digest(token),
+        role=role,
+        email=email.strip().lower() if email else None,
+        created_by_id=principal.user_id,
+        expires_at=utcnow() + timedelta(hours=hours),
+    )
+    db.add(invitation)
+    db.flush()
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="invitation.created",
+        resource_type="invitation",
+        resource_id=invitation.id,
+        role=role.value,
+        email=invitation.email,
+    )
+    return invitation, token
+
+
+def accept_invitation(db: Session, token: str, email: str, password: str) -> tuple[User, int]:
+    """Join the invitation's team, with an existing account (password checked) or a new one."""
+    invitation = db.scalar(
+        select(Invitation).where(Invitation.token_hash == token_digest(token)).with_for_update()
+    )
+    now = utcnow()
+    if invitation is None or invitation.revoked_at or invitation.accepted_at or invitation.expires_at <= now:
+        raise Invalid("this invitation link is invalid, used or expired: ask a team owner for a new one")
+    email = email.strip().lower()
+    if invitation.email and invitation.email != email:
+        raise Invalid("this invitation was made for another email address")
+    user = db.scalar(select(User).where(User.email == email))
+    if user is None:
+        user = User(email=email, password_hash=hash_password(password))
+        db.add(user)
+        db.flush()
+    elif not verify_password(password, user.password_hash):
+        raise Unauthorized("incorrect email or password")
+    existing = db.scalar(
+        select(Membership).where(Membership.user_id == user.id, Membership.team_id == invitation.team_id)
+    )
+    if existing is None:
+        db.add(Membership(user_id=user.id, team_id=invitation.team_id, role=invitation.role))
+    invitation.accepted_at = now
+    audit.record(
+        db,
+        team_id=invitation.team_id,
+        actor=email,
+        action="invitation.accepted",
+        resource_type="invitation",
+        resource_id=invitation.id,
+        role=invitation.role.value,
+    )
+    db.flush()
+    return user, invitation.team_id

@@ -1,17 +1,21 @@
 """Endpoints workers call with their host credential; a host only ever sees its own work."""
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request, status
 
 from storbench_api.broker import celery_config, host_queue
 from storbench_api.deps import DB, CurrentHost
+from storbench_api.hosts.enrollment import enroll_host
 from storbench_api.hosts.service import record_heartbeat
 from storbench_api.models import Assignment
+from storbench_api.rate_limit import limit_sign_in
 from storbench_api.runs import service as runs_service
 from storbench_api.settings import get_settings
 from storbench_api.worker_api.schemas import (
     AssignmentOut,
     AssignmentState,
     AssignmentTarget,
+    Enrolled,
+    EnrollIn,
     FailureIn,
     FioOutputIn,
     Heartbeat,
@@ -36,6 +40,20 @@ def _assignment_out(assignment: Assignment) -> AssignmentOut:
         ),
         jobs=assignment.run.jobs,
     )
+
+
+@router.post(
+    "/enroll",
+    response_model=Enrolled,
+    status_code=status.HTTP_201_CREATED,
+    summary="Register with an enrollment token",
+)
+def enroll(request: Request, body: EnrollIn, db: DB) -> Enrolled:
+    """Exchange an enrollment token for this host's own worker credential."""
+    limit_sign_in(request, f"enroll:{body.name}")
+    host, credential = enroll_host(db, body.token, body.name)
+    db.commit()
+    return Enrolled(host_id=host.id, name=host.name, worker_token=credential)
 
 
 @router.get("/me", response_model=WorkerIdentity, summary="The calling worker's host and queue")

@@ -68,3 +68,18 @@ class Stored(BaseModel):
     """Acknowledgement of an upload."""
 
     results: int
+
+
+class EnrollIn(BaseModel):
+    """A new host presenting an enrollment token."""
+
+    token: str = Field(min_length=10, max_length=200)
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$")
+
+
+class Enrolled(BaseModel):
+    """The host's own credential: keep it, the enrollment token is not needed again."""
+
+    host_id: int
+    name: str
+    worker_token: str
