@@ -6,6 +6,7 @@ import { HostsRoute } from "./routes/hosts";
 import { LoginRoute } from "./routes/login";
 import { NotFoundRoute } from "./routes/not-found";
 import { PlansRoute } from "./routes/plans";
+import { ResultsRoute } from "./routes/results";
 import { RunDetailRoute } from "./routes/run-detail";
 import { RunsRoute } from "./routes/runs";
 import { TargetsRoute } from "./routes/targets";
@@ -27,6 +28,7 @@ export function AppRoutes() {
         <Route path="plans" element={<PlansRoute />} />
         <Route path="runs" element={<RunsRoute />} />
         <Route path="runs/:id" element={<RunDetailRoute />} />
+        <Route path="results" element={<ResultsRoute />} />
         <Route path="*" element={<NotFoundRoute />} />
       </Route>
     </Routes>

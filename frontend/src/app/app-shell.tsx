@@ -6,6 +6,7 @@ import { clearToken } from "../lib/auth-token";
 const NAV = [
   { to: "/", label: "Dashboard", end: true },
   { to: "/runs", label: "Runs", end: false },
+  { to: "/results", label: "Results", end: false },
   { to: "/plans", label: "Plans", end: false },
   { to: "/targets", label: "Targets", end: false },
   { to: "/hosts", label: "Hosts", end: false },

@@ -32,6 +32,8 @@ export interface RequestOptions {
   json?: unknown;
   /** Sent as application/x-www-form-urlencoded. */
   form?: Record<string, string>;
+  /** Sent as multipart/form-data (file uploads); the browser sets the boundary. */
+  multipart?: FormData;
   query?: Query;
   signal?: AbortSignal;
   /** Public endpoints (login, health) send no token. */
@@ -48,15 +50,17 @@ export function apiUrl(path: string, query?: Query): string {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = "GET", json, form, query, signal, auth = true } = options;
+  const { method = "GET", json, form, multipart, query, signal, auth = true } = options;
   const headers: Record<string, string> = { Accept: "application/json" };
-  let body: string | undefined;
+  let body: string | FormData | undefined;
   if (json !== undefined) {
     headers["Content-Type"] = "application/json";
     body = JSON.stringify(json);
   } else if (form !== undefined) {
     headers["Content-Type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(form).toString();
+  } else if (multipart !== undefined) {
+    body = multipart;
   }
   if (auth) {
     const token = getToken();

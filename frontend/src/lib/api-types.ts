@@ -7,6 +7,8 @@ export interface ApiErrorDetail {
   field?: string;
   option?: string;
   value?: string;
+  /** The fio job an option error concerns (run start, job file parsing). */
+  job?: string;
   reason: string;
 }
 
@@ -90,7 +92,16 @@ export interface Target {
   kind: TargetKind;
   storage_class: string | null;
   description: string | null;
+  /** Writes may destroy this block device's data (set by a team owner). */
+  destructive: boolean;
   created_at: IsoDateTime;
+}
+
+/** PATCH /targets/{id}: only the fields given change; `destructive` is for owners, block devices only. */
+export interface TargetUpdate {
+  destructive?: boolean;
+  storage_class?: string | null;
+  description?: string | null;
 }
 
 export interface TargetCreate {
@@ -212,7 +223,8 @@ export interface Direction {
   bw_bytes: number;
   io_bytes: number;
   runtime_ms: number;
-  total_ios: number;
+  /** Missing from some imported outputs (text, old fio). */
+  total_ios: number | null;
   lat_ns: Latency | null;
   clat_ns: Latency | null;
   slat_ns: Latency | null;
@@ -220,14 +232,58 @@ export interface Direction {
 
 export type DirectionName = "read" | "write" | "trim";
 
+export interface Cpu {
+  usr_pct: number;
+  sys_pct: number;
+  ctx: number;
+  majf?: number | null;
+  minf?: number | null;
+}
+
+/** One job's figures on one host, measured by a run or imported from an fio output. */
 export interface Result {
   id: number;
+  /** Null for imported results. */
+  run_id: number | null;
+  target_id: number | null;
+  storage_class: string | null;
+  label: string | null;
+  created_at: IsoDateTime;
   job_name: string;
   host_name: string;
   fio_version: string | null;
+  /** Stored from an uploaded fio output rather than measured by a run. */
+  imported: boolean;
+  /** fio was stopped before the end: the figures cover only the time it ran. */
+  partial: boolean;
   directions: Partial<Record<DirectionName, Direction>>;
-  cpu: { usr_pct: number; sys_pct: number; ctx: number };
-  options: Record<string, string>;
+  /** Absent from some imported outputs. */
+  cpu: Cpu | null;
+  options: Record<string, unknown>;
+}
+
+export interface ResultListParams extends PageParams {
+  target_id?: number;
+  storage_class?: string;
+  /** true: only imported; false: only measured by runs. */
+  imported?: boolean;
+  job_name?: string;
+}
+
+export type ImportSourceFormat = "json" | "json+" | "text" | "client_server" | (string & {});
+
+/** Form fields of POST /results/import besides the file. */
+export interface ResultImportFields {
+  target_id?: number;
+  storage_class?: string;
+  host_name?: string;
+  label?: string;
+}
+
+export interface ResultImport {
+  source_format: ImportSourceFormat;
+  fio_version: string | null;
+  results: Result[];
 }
 
 export interface Run {
@@ -246,9 +302,11 @@ export interface Run {
   results?: Result[];
 }
 
-export type RunCreate =
+/** Writes to a block device also need confirm_destructive (and a destructive target). */
+export type RunCreate = (
   | { target_id: number; plan_id: number; jobs?: never }
-  | { target_id: number; jobs: FioJob[]; plan_id?: never };
+  | { target_id: number; jobs: FioJob[]; plan_id?: never }
+) & { confirm_destructive?: boolean };
 
 export interface RunListParams extends PageParams {
   status?: RunStatus;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makePreset } from "../test/factories";
-import { describeJob, formatFioSize, parseFioSize, presetJobs } from "./fio";
+import { describeJob, formatFioSize, jobWrites, parseFioSize, presetJobs, runRequirements } from "./fio";
 
 describe("fio sizes", () => {
   it("parses fio notation as binary multiples", () => {
@@ -34,5 +34,34 @@ describe("presetJobs", () => {
     expect(describeJob({ name: "x", rw: "randrw", bs: 4096, direct: true, time_based: true, verify: "crc32c" })).toBe(
       "rw=randrw bs=4k time_based direct=1 verify=crc32c",
     );
+  });
+});
+
+describe("jobWrites", () => {
+  it("says which jobs would destroy data on a block device", () => {
+    expect(jobWrites({ name: "r", rw: "randread" })).toBe(false);
+    expect(jobWrites({ name: "r", rw: "read", verify: "md5" })).toBe(false);
+    expect(jobWrites({ name: "w", rw: "randwrite" })).toBe(true);
+    expect(jobWrites({ name: "m", rw: "randrw", rwmixread: 70 })).toBe(true);
+    expect(jobWrites({ name: "t", rw: "trim" })).toBe(true);
+    expect(jobWrites({ name: "p", rw: "randread", trim_percentage: 10 })).toBe(true);
+    expect(jobWrites({ name: "v", rw: "randread", verify: "crc32c" })).toBe(true);
+    expect(jobWrites({ name: "v0", rw: "randread", verify: "0" })).toBe(false);
+  });
+});
+
+describe("runRequirements", () => {
+  it("names the options runs will refuse, per job", () => {
+    const jobs = [
+      { name: "ok", rw: "randread", size: 1024 ** 3, runtime: 60 },
+      { name: "bare", rw: "randread" },
+      { name: "pct", rw: "read", size: "100%", runtime: 30 },
+    ];
+    expect(runRequirements(jobs, "directory").map((item) => `${item.job}:${item.option}`)).toEqual([
+      "bare:runtime",
+      "bare:size",
+      "pct:size",
+    ]);
+    expect(runRequirements(jobs, "block_device").map((item) => `${item.job}:${item.option}`)).toEqual(["bare:runtime"]);
   });
 });

@@ -1,7 +1,7 @@
 // fio job helpers: the known options, size notation (fio's "4k" = 4096 bytes)
 // and turning a preset's global section into self-contained jobs.
 
-import type { FioJob, Preset } from "./api-types";
+import type { FioJob, Preset, TargetKind } from "./api-types";
 
 export const RW_MODES = [
   "read",
@@ -150,4 +150,53 @@ export function describeJob(job: FioJob): string {
   return jobOptions(job)
     .map(([key, value]) => formatOption(key, value))
     .join(" ");
+}
+
+const WRITE_MODES = new Set(["write", "randwrite", "rw", "readwrite", "randrw", "trimwrite"]);
+const TRIM_MODES = new Set(["trim", "randtrim", "trimwrite"]);
+
+function isOff(value: unknown): boolean {
+  return value === undefined || value === null || value === false || value === 0 || value === "0" || value === "";
+}
+
+/**
+ * Whether a job writes or trims (so destroys data on a block device), as the server's safety
+ * check decides it: a write/trim rw mode, trim_percentage, or verify on anything but pure reads.
+ */
+export function jobWrites(job: FioJob): boolean {
+  const rw = String(job.rw ?? "read").trim().toLowerCase();
+  if (WRITE_MODES.has(rw) || TRIM_MODES.has(rw)) return true;
+  if (parseFloat(String(job.trim_percentage ?? 0)) > 0) return true;
+  return !isOff(job.verify) && rw !== "read";
+}
+
+export interface JobRequirement {
+  job: string;
+  option: string;
+  reason: string;
+}
+
+function unset(value: unknown): boolean {
+  return value === undefined || value === null || value === "";
+}
+
+/**
+ * What runs will refuse in these jobs (the server's rules, said early): every job needs a
+ * runtime; on a directory target, a size. Without a kind, the size rule is phrased for directories.
+ */
+export function runRequirements(jobs: FioJob[], kind?: TargetKind): JobRequirement[] {
+  const found: JobRequirement[] = [];
+  for (const job of jobs) {
+    if (unset(job.runtime)) {
+      found.push({ job: job.name, option: "runtime", reason: "not set: runs refuse jobs without a runtime" });
+    }
+    if (kind === "block_device") continue;
+    const where = kind === "directory" ? "on this directory target" : "on directory targets";
+    if (typeof job.size === "string" && job.size.trim().endsWith("%")) {
+      found.push({ job: job.name, option: "size", reason: `a percentage needs a block device; give a size to run ${where}` });
+    } else if (unset(job.size) && unset(job.filesize)) {
+      found.push({ job: job.name, option: "size", reason: `not set: runs ${where} need a size (fio creates its files there)` });
+    }
+  }
+  return found;
 }

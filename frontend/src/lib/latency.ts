@@ -31,6 +31,6 @@ export function activeDirections(result: Result): [DirectionName, Direction][] {
     const direction = result.directions[name];
     return direction ? [[name, direction] as [DirectionName, Direction]] : [];
   });
-  const active = present.filter(([, direction]) => direction.total_ios > 0 || direction.io_bytes > 0);
+  const active = present.filter(([, direction]) => (direction.total_ios ?? 0) > 0 || direction.io_bytes > 0);
   return active.length ? active : present;
 }

@@ -35,6 +35,7 @@ export function makeTarget(overrides: Partial<Target> = {}): Target {
     kind: "directory",
     storage_class: "nfs",
     description: null,
+    destructive: false,
     created_at: CREATED,
     ...overrides,
   };
@@ -91,9 +92,16 @@ export function makeDirection(overrides: Partial<Direction> = {}): Direction {
 export function makeResult(overrides: Partial<Result> = {}): Result {
   return {
     id: 11,
+    run_id: 7,
+    target_id: 3,
+    storage_class: "nfs",
+    label: "netapp-vol1",
+    created_at: CREATED,
     job_name: "randread",
     host_name: "nfs-client-01",
     fio_version: "fio-3.36",
+    imported: false,
+    partial: false,
     directions: { read: makeDirection() },
     cpu: { usr_pct: 12.5, sys_pct: 30.25, ctx: 412_345 },
     options: { rw: "randread", bs: "4k" },

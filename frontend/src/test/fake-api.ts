@@ -8,6 +8,7 @@ export interface FakeRequest {
   path: string;
   query: URLSearchParams;
   headers: Record<string, string>;
+  /** Parsed JSON, the raw text, or the FormData of a multipart upload. */
   body: unknown;
   rawBody: string | undefined;
 }
@@ -37,6 +38,8 @@ export function installFakeApi(routes: Record<string, FakeHandler>): FakeApi {
     const headers = { ...(init.headers as Record<string, string> | undefined) };
     let body: unknown = rawBody;
     if (rawBody && headers["Content-Type"] === "application/json") body = JSON.parse(rawBody);
+    // Uploads: the test reads the fields and files the app put in the form.
+    if (init.body instanceof FormData) body = init.body;
     const request: FakeRequest = { method, path: url.pathname, query: url.searchParams, headers, body, rawBody };
     calls.push(request);
 

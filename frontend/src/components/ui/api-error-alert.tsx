@@ -5,10 +5,17 @@ interface ApiErrorAlertProps {
   /** Details for these fields are shown next to their inputs, so not repeated here. */
   inlineFields?: readonly string[];
   title?: string;
+  /** Names of the jobs sent, so errors on field "jobs.N.option" can say which job they concern. */
+  jobNames?: readonly string[];
+}
+
+function jobOf(field: string | undefined, jobNames: readonly string[]): string | undefined {
+  const index = /^jobs\.(\d+)\./.exec(field ?? "")?.[1];
+  return index === undefined ? undefined : jobNames[Number(index)];
 }
 
 /** The API's message and every error reason, prefixed by the option or field it concerns. */
-export function ApiErrorAlert({ error, inlineFields = [], title }: ApiErrorAlertProps) {
+export function ApiErrorAlert({ error, inlineFields = [], title, jobNames = [] }: ApiErrorAlertProps) {
   if (!error) return null;
   const all = isApiError(error) ? error.errors : [];
   const isInline = (detail: (typeof all)[number]) => {
@@ -30,10 +37,12 @@ export function ApiErrorAlert({ error, inlineFields = [], title }: ApiErrorAlert
         <ul className="alert-list">
           {details.map((detail, index) => {
             const subject = detail.option ?? errorField(detail);
+            const job = detail.job ?? jobOf(errorField(detail), jobNames);
             return (
               <li key={index}>
+                {job ? <code>[{job}] </code> : null}
                 {subject ? <code>{subject}</code> : null}
-                {subject && detail.value !== undefined ? <code>={detail.value}</code> : null}
+                {subject && detail.value ? <code>={detail.value}</code> : null}
                 {subject ? ": " : null}
                 {detail.reason}
               </li>

@@ -38,6 +38,10 @@ describe("new plan form", () => {
     const job = await within(form).findByRole("group", { name: "Job 1: seqwrite" }, { timeout: 3_000 });
     expect(within(job).getByLabelText("bs")).toHaveValue("1m");
     expect(within(job).getByText("fsync=1")).toBeInTheDocument();
+    // Saving is allowed, but the run-start rules are said now rather than at the first run.
+    const refusals = within(form).getByRole("note", { name: "Runs will refuse" });
+    expect(refusals).toHaveTextContent("[seqwrite] runtime: not set: runs refuse jobs without a runtime");
+    expect(refusals).toHaveTextContent("[seqwrite] size: not set: runs on directory targets need a size");
 
     await user.clear(within(job).getByLabelText("iodepth"));
     await user.type(within(job).getByLabelText("iodepth"), "16");

@@ -1,9 +1,10 @@
 import { useCallback, useState, type FormEvent } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
+import { RunRequirementsNote } from "../../../components/ui/run-requirements-note";
 import { fieldErrors } from "../../../lib/api-client";
 import type { FioJob, PlanCreate, Preset } from "../../../lib/api-types";
-import { presetJobs } from "../../../lib/fio";
+import { presetJobs, runRequirements } from "../../../lib/fio";
 import { useCreatePlan } from "../api/create-plan";
 import { FioTextInput } from "./fio-text-input";
 import { JobEditor } from "./job-editor";
@@ -20,6 +21,8 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
   const [formKey, setFormKey] = useState(0);
   const createMutation = useCreatePlan();
   const errors = fieldErrors(createMutation.error, ["name", "description"]);
+  const draftJobs = drafts.map((draft) => jobFromDraft(draft).job);
+  const requirements = runRequirements(draftJobs);
 
   function selectPreset(preset: Preset | null) {
     setPresetId(preset?.id ?? null);
@@ -79,6 +82,7 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
         </div>
         <h3>Jobs</h3>
         <JobEditor drafts={drafts} onChange={setDrafts} />
+        <RunRequirementsNote items={requirements}>The plan can be saved, but runs will refuse these jobs as they stand:</RunRequirementsNote>
         {problems.length ? (
           <div role="alert" className="alert alert-error">
             Fix these before saving:
@@ -94,7 +98,13 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
             </ul>
           </div>
         ) : null}
-        {createMutation.error ? <ApiErrorAlert error={createMutation.error} inlineFields={["name", "description"]} /> : null}
+        {createMutation.error ? (
+          <ApiErrorAlert
+            error={createMutation.error}
+            inlineFields={["name", "description"]}
+            jobNames={draftJobs.map((job) => job.name)}
+          />
+        ) : null}
         {createMutation.isSuccess && !createMutation.isPending ? (
           <p role="status" className="alert alert-ok">
             Plan {createMutation.data.name} saved.

@@ -2,17 +2,40 @@ import type { Result } from "../../../lib/api-types";
 import { formatBandwidth, formatBytes, formatCount, formatDuration, formatIops, formatNs, formatPercent } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
 
+function optionText(value: unknown): string {
+  return value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
 /** Headline figures of one result (job × host): one row per direction, then CPU. */
 export function ResultSummary({ result }: { result: Result }) {
   const title = `${result.job_name} on ${result.host_name}`;
   const headingId = `result-${result.id}-heading`;
   const options = Object.entries(result.options);
+  const cpu = result.cpu;
   return (
     <section className="result" aria-labelledby={headingId}>
       <h3 id={headingId}>
         {title}
         {result.fio_version ? <span className="muted small"> · {result.fio_version}</span> : null}
       </h3>
+      {result.partial ? (
+        <p className="note note-warn">
+          <strong className="badge badge-warn">partial</strong>: fio was stopped before the end, so these figures cover
+          only the time it ran.
+        </p>
+      ) : null}
+      {result.storage_class || result.label ? (
+        <dl className="inline-dl" aria-label={`Labels of ${title}`}>
+          <div>
+            <dt>Storage class</dt>
+            <dd>{result.storage_class ?? "—"}</dd>
+          </div>
+          <div>
+            <dt>Label</dt>
+            <dd>{result.label ?? "—"}</dd>
+          </div>
+        </dl>
+      ) : null}
       <div className="table-scroll">
         <table className="table table-compact result-table">
           <caption className="sr-only">Figures for {title}</caption>
@@ -52,20 +75,22 @@ export function ResultSummary({ result }: { result: Result }) {
           </tbody>
         </table>
       </div>
-      <dl className="inline-dl" aria-label={`CPU for ${title}`}>
-        <div>
-          <dt>CPU usr</dt>
-          <dd>{formatPercent(result.cpu.usr_pct)}</dd>
-        </div>
-        <div>
-          <dt>CPU sys</dt>
-          <dd>{formatPercent(result.cpu.sys_pct)}</dd>
-        </div>
-        <div>
-          <dt>Context switches</dt>
-          <dd>{formatCount(result.cpu.ctx)}</dd>
-        </div>
-      </dl>
+      {cpu ? (
+        <dl className="inline-dl" aria-label={`CPU for ${title}`}>
+          <div>
+            <dt>CPU usr</dt>
+            <dd>{formatPercent(cpu.usr_pct)}</dd>
+          </div>
+          <div>
+            <dt>CPU sys</dt>
+            <dd>{formatPercent(cpu.sys_pct)}</dd>
+          </div>
+          <div>
+            <dt>Context switches</dt>
+            <dd>{formatCount(cpu.ctx)}</dd>
+          </div>
+        </dl>
+      ) : null}
       {options.length ? (
         <details className="small">
           <summary>fio options as run ({options.length})</summary>
@@ -73,7 +98,7 @@ export function ResultSummary({ result }: { result: Result }) {
             {options.map(([key, value]) => (
               <li key={key}>
                 <code>
-                  {key}={value}
+                  {key}={optionText(value)}
                 </code>
               </li>
             ))}

@@ -59,6 +59,30 @@ describe("run detail", () => {
     expect(api.callsTo("POST /api/v1/runs/8/cancel")).toHaveLength(1);
   });
 
+  it("marks results fio did not finish and shows their storage class and label", async () => {
+    installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/runs/10": {
+        body: makeRun({
+          id: 10,
+          status: "failed",
+          started_at: started,
+          finished_at: started,
+          error: "nfs-client-01: the run exceeded its deadline; partial results kept",
+          results: [makeResult({ partial: true, storage_class: "NAS capacity", label: "old-filer", cpu: null })],
+        }),
+      },
+    });
+    renderApp("/runs/10");
+
+    const result = await screen.findByRole("region", { name: /randread on nfs-client-01/ });
+    expect(within(result).getByText(/fio was stopped before the end/)).toHaveTextContent(/^partial: fio was stopped before the end/);
+    expect(within(result).getByText("Storage class").nextElementSibling).toHaveTextContent("NAS capacity");
+    expect(within(result).getByText("Label").nextElementSibling).toHaveTextContent("old-filer");
+    expect(within(result).queryByText("CPU usr")).not.toBeInTheDocument();
+    expect(screen.getAllByRole("status")).toHaveLength(1);
+  });
+
   it("shows the error of a failed run", async () => {
     installFakeApi({
       ...shellRoutes(),

@@ -64,3 +64,107 @@ describe("start run form", () => {
     expect(api.callsTo("POST /api/v1/runs")).toHaveLength(0);
   });
 });
+
+describe("start run form on block devices", () => {
+  const device = makeTarget({ id: 8, name: "nvme-scratch", path: "/dev/nvme1n1", kind: "block_device", destructive: true, storage_class: "local-nvme" });
+  const writePlan = makePlan({
+    id: 6,
+    name: "4k random write",
+    jobs: [{ name: "randwrite", rw: "randwrite", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }],
+  });
+
+  function deviceRoutes() {
+    return {
+      ...routes(),
+      "GET /api/v1/targets": { body: page([makeTarget(), device]) },
+      "GET /api/v1/plans": { body: page([makePlan(), writePlan]) },
+      "POST /api/v1/runs": { status: 201, body: makeRun({ id: 42 }) },
+    };
+  }
+
+  it("asks for consent only when a chosen job writes to a block device, and sends it", async () => {
+    const api = installFakeApi(deviceRoutes());
+    const { user } = renderApp("/runs");
+    const form = await screen.findByRole("form", { name: "Start run" });
+    await within(form).findByRole("option", { name: "4k random write" });
+    await within(form).findByRole("option", { name: /nvme-scratch/ });
+    const consent = /I understand this run destroys the data on/;
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "nvme-scratch (nfs-client-01:/dev/nvme1n1)");
+    await user.selectOptions(within(form).getByLabelText("Plan"), "4k random read");
+    expect(within(form).queryByRole("checkbox", { name: consent })).not.toBeInTheDocument();
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
+    await user.selectOptions(within(form).getByLabelText("Plan"), "4k random write");
+    expect(within(form).queryByRole("checkbox", { name: consent })).not.toBeInTheDocument();
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "nvme-scratch (nfs-client-01:/dev/nvme1n1)");
+    const checkbox = within(form).getByRole("checkbox", { name: "I understand this run destroys the data on /dev/nvme1n1" });
+    expect(checkbox).toBeRequired();
+    expect(checkbox).not.toBeChecked();
+    await user.click(within(form).getByRole("button", { name: "Start run" }));
+    expect(api.callsTo("POST /api/v1/runs")).toHaveLength(0);
+    expect(checkbox).toBeInvalid();
+
+    await user.click(checkbox);
+    await user.click(within(form).getByRole("button", { name: "Start run" }));
+
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 8, plan_id: 6, confirm_destructive: true });
+  });
+
+  it("asks again after switching to another device", async () => {
+    const other = makeTarget({ id: 9, name: "sdb", path: "/dev/sdb", kind: "block_device", destructive: false });
+    const api = installFakeApi({ ...deviceRoutes(), "GET /api/v1/targets": { body: page([device, other]) } });
+    const { user } = renderApp("/runs");
+    const form = await screen.findByRole("form", { name: "Start run" });
+    await within(form).findByRole("option", { name: "4k random write" });
+    await within(form).findByRole("option", { name: /sdb/ });
+
+    await user.selectOptions(within(form).getByLabelText("Plan"), "4k random write");
+    await user.selectOptions(within(form).getByLabelText("Target"), "nvme-scratch (nfs-client-01:/dev/nvme1n1)");
+    await user.click(within(form).getByRole("checkbox", { name: /destroys the data on \/dev\/nvme1n1/ }));
+    await user.selectOptions(within(form).getByLabelText("Target"), "sdb (nfs-client-01:/dev/sdb)");
+
+    const checkbox = within(form).getByRole("checkbox", { name: "I understand this run destroys the data on /dev/sdb" });
+    expect(checkbox).not.toBeChecked();
+    expect(checkbox).toHaveAccessibleDescription(/has not allowed destructive writes/);
+    expect(api.callsTo("POST /api/v1/runs")).toHaveLength(0);
+  });
+
+  it("lists the server's reasons per job and option", async () => {
+    const api = installFakeApi({
+      ...deviceRoutes(),
+      "POST /api/v1/runs": {
+        status: 422,
+        body: {
+          code: "validation_error",
+          message: "fio job rejected: size: set size: the files are created in the target (and 1 more)",
+          errors: [
+            { option: "size", value: "", reason: "set size: the files are created in the target", job: "bare" },
+            { option: "runtime", value: "", reason: "set runtime (at most 3600 s)", job: "bare" },
+          ],
+        },
+      },
+      "GET /api/v1/plans": { body: page([makePlan({ id: 12, name: "bare read", jobs: [{ name: "bare", rw: "randread", bs: 4096 }] })]) },
+    });
+    const { user } = renderApp("/runs");
+    const form = await screen.findByRole("form", { name: "Start run" });
+    await within(form).findByRole("option", { name: "bare read" });
+    await within(form).findByRole("option", { name: /netapp-vol1/ });
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
+    await user.selectOptions(within(form).getByLabelText("Plan"), "bare read");
+    // Said before sending: the server's rules for directory targets.
+    const note = within(form).getByRole("note", { name: "Runs will refuse" });
+    expect(note).toHaveTextContent("[bare] runtime: not set: runs refuse jobs without a runtime");
+    expect(note).toHaveTextContent("[bare] size: not set: runs on this directory target need a size");
+
+    await user.click(within(form).getByRole("button", { name: "Start run" }));
+
+    const alert = await within(form).findByRole("alert");
+    const reasons = within(alert).getAllByRole("listitem").map((item) => item.textContent);
+    expect(reasons).toEqual(["[bare] size: set size: the files are created in the target", "[bare] runtime: set runtime (at most 3600 s)"]);
+    expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 12 });
+  });
+});

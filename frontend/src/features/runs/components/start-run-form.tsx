@@ -1,13 +1,14 @@
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
+import { RunRequirementsNote } from "../../../components/ui/run-requirements-note";
 import { fieldErrors } from "../../../lib/api-client";
 import type { Plan, Preset, RunCreate, Target } from "../../../lib/api-types";
-import { describeJob, presetJobs } from "../../../lib/fio";
+import { describeJob, jobWrites, presetJobs, runRequirements } from "../../../lib/fio";
 import { useCreateRun } from "../api/create-run";
 
-export type TargetOption = Pick<Target, "id" | "name" | "host_name" | "path">;
+export type TargetOption = Pick<Target, "id" | "name" | "host_name" | "path" | "kind" | "destructive">;
 
 interface StartRunFormProps {
   targets: TargetOption[];
@@ -20,7 +21,9 @@ interface StartRunFormProps {
 export function StartRunForm({ targets, plans, presets, headingLevel = 2 }: StartRunFormProps) {
   const [targetId, setTargetId] = useState("");
   const [planChoice, setPlanChoice] = useState("");
-  const [missing, setMissing] = useState<{ target?: string; plan?: string }>({});
+  const [missing, setMissing] = useState<{ target?: string; plan?: string; confirm?: string }>({});
+  // The id of the target whose data loss was acknowledged: switching targets asks again.
+  const [confirmedFor, setConfirmedFor] = useState<string | null>(null);
   const navigate = useNavigate();
   const createMutation = useCreateRun();
   const serverErrors = fieldErrors(createMutation.error, ["target_id", "plan_id"]);
@@ -30,18 +33,25 @@ export function StartRunForm({ targets, plans, presets, headingLevel = 2 }: Star
   const chosenPlan = choiceKind === "plan" ? plans.find((plan) => String(plan.id) === choiceId) : undefined;
   const chosenPreset = choiceKind === "preset" ? presets.find((preset) => preset.id === choiceId) : undefined;
   const chosenJobs = chosenPlan?.jobs ?? (chosenPreset ? presetJobs(chosenPreset) : []);
+  const chosenTarget = targets.find((target) => String(target.id) === targetId);
+  const writingJobs = chosenJobs.filter(jobWrites);
+  const needsConfirm = chosenTarget?.kind === "block_device" && writingJobs.length > 0;
+  const confirmed = needsConfirm && confirmedFor === targetId;
+  const requirements = chosenTarget ? runRequirements(chosenJobs, chosenTarget.kind) : [];
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const problems = {
       target: targetId ? undefined : "Choose a target.",
       plan: chosenPlan || chosenPreset ? undefined : "Choose a plan or preset.",
+      confirm: needsConfirm && !confirmed ? "Confirm that this run may destroy the device's data." : undefined,
     };
     setMissing(problems);
-    if (problems.target || problems.plan) return;
+    if (problems.target || problems.plan || problems.confirm) return;
     const body: RunCreate = chosenPlan
       ? { target_id: Number(targetId), plan_id: chosenPlan.id }
       : { target_id: Number(targetId), jobs: chosenJobs };
+    if (needsConfirm) body.confirm_destructive = confirmed;
     createMutation.mutate(body, { onSuccess: (run) => navigate(`/runs/${run.id}`) });
   }
 
@@ -50,7 +60,11 @@ export function StartRunForm({ targets, plans, presets, headingLevel = 2 }: Star
       <Heading id="start-run-heading">Start run</Heading>
       <form className="form" onSubmit={handleSubmit} aria-labelledby="start-run-heading">
         {createMutation.error ? (
-          <ApiErrorAlert error={createMutation.error} inlineFields={["target_id", "plan_id"]} />
+          <ApiErrorAlert
+            error={createMutation.error}
+            inlineFields={["target_id", "plan_id"]}
+            jobNames={chosenJobs.map((job) => job.name)}
+          />
         ) : null}
         <div className="form-grid">
           <FormField label="Target" errors={[missing.target, ...(serverErrors.target_id ?? [])].filter(isText)}>
@@ -100,12 +114,69 @@ export function StartRunForm({ targets, plans, presets, headingLevel = 2 }: Star
             ))}
           </ul>
         ) : null}
+        <RunRequirementsNote items={requirements}>This target will refuse these jobs as they stand:</RunRequirementsNote>
+        {needsConfirm && chosenTarget ? (
+          <DestructiveConfirm
+            target={chosenTarget}
+            writingJobs={writingJobs.map((job) => job.name)}
+            checked={confirmed}
+            error={missing.confirm}
+            onChange={(checked) => {
+              setConfirmedFor(checked ? targetId : null);
+              if (checked) setMissing((current) => ({ ...current, confirm: undefined }));
+            }}
+          />
+        ) : null}
         {targets.length === 0 ? <p className="muted small">No targets yet: register one on the Targets page.</p> : null}
         <button type="submit" className="button button-primary" disabled={createMutation.isPending}>
           Start run
         </button>
       </form>
     </section>
+  );
+}
+
+interface DestructiveConfirmProps {
+  target: TargetOption;
+  writingJobs: string[];
+  checked: boolean;
+  error: string | undefined;
+  onChange: (checked: boolean) => void;
+}
+
+/** The starter's explicit consent to write to a block device (sent as confirm_destructive). */
+function DestructiveConfirm({ target, writingJobs, checked, error, onChange }: DestructiveConfirmProps) {
+  const id = useId();
+  const describedBy = [`${id}-what`, error ? `${id}-error` : null].filter(Boolean).join(" ");
+  return (
+    <div className="confirm-box">
+      <label className="check-confirm">
+        <input
+          type="checkbox"
+          name="confirm_destructive"
+          required
+          checked={checked}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+        <span>
+          I understand this run destroys the data on <span className="mono">{target.path}</span>
+        </span>
+      </label>
+      <p id={`${id}-what`} className="small">
+        {writingJobs.length === 1 ? "Job" : "Jobs"} {writingJobs.join(", ")} {writingJobs.length === 1 ? "writes" : "write"}{" "}
+        to the block device {target.name}.
+        {target.destructive
+          ? ""
+          : " A team owner has not allowed destructive writes on it yet (Targets page): the server will refuse the run until then."}
+      </p>
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

@@ -1,9 +1,17 @@
 import type { Target } from "../../../lib/api-types";
+import { DestructiveWritesControl } from "./destructive-writes-control";
 
 export const KIND_LABELS = { directory: "Directory", block_device: "Block device" } as const;
 
-export function TargetsTable({ targets }: { targets: Target[] }) {
+interface TargetsTableProps {
+  targets: Target[];
+  /** Team owners may allow or refuse writes to block devices. */
+  canManageDestructive?: boolean;
+}
+
+export function TargetsTable({ targets, canManageDestructive = false }: TargetsTableProps) {
   if (targets.length === 0) return <p className="muted">No targets yet.</p>;
+  const anyDevice = targets.some((target) => target.kind === "block_device");
   return (
     <table className="table">
       <caption className="sr-only">Targets</caption>
@@ -15,6 +23,7 @@ export function TargetsTable({ targets }: { targets: Target[] }) {
           <th scope="col">Kind</th>
           <th scope="col">Storage class</th>
           <th scope="col">Description</th>
+          {anyDevice ? <th scope="col">Device writes</th> : null}
         </tr>
       </thead>
       <tbody>
@@ -23,9 +32,30 @@ export function TargetsTable({ targets }: { targets: Target[] }) {
             <th scope="row">{target.name}</th>
             <td>{target.host_name}</td>
             <td className="mono">{target.path}</td>
-            <td>{KIND_LABELS[target.kind] ?? target.kind}</td>
+            <td>
+              {KIND_LABELS[target.kind] ?? target.kind}
+              {target.destructive ? (
+                <>
+                  {" "}
+                  <span className="badge badge-bad" title="Write runs may destroy this device's data">
+                    destructive
+                  </span>
+                </>
+              ) : null}
+            </td>
             <td>{target.storage_class ?? "—"}</td>
             <td className="small">{target.description ?? ""}</td>
+            {anyDevice ? (
+              <td className="small">
+                {target.kind !== "block_device" ? null : canManageDestructive ? (
+                  <DestructiveWritesControl target={target} />
+                ) : (
+                  <span className={target.destructive ? undefined : "muted"}>
+                    {target.destructive ? "allowed" : "reads only (a team owner can allow writes)"}
+                  </span>
+                )}
+              </td>
+            ) : null}
           </tr>
         ))}
       </tbody>

@@ -1,0 +1,132 @@
+import { useCallback } from "react";
+import { useSearchParams } from "react-router";
+import { PageHeader } from "../../components/ui/page-header";
+import { QueryState } from "../../components/ui/query-state";
+import { useResults } from "../../features/results/api/list-results";
+import { ComparisonChart } from "../../features/results/components/comparison-chart";
+import { ImportResultsForm } from "../../features/results/components/import-results-form";
+import { ResultsFilters, type ResultFilterValues } from "../../features/results/components/results-filters";
+import { ResultsTable } from "../../features/results/components/results-table";
+import { useTargets } from "../../features/targets/api/list-targets";
+import type { ResultListParams } from "../../lib/api-types";
+
+const PAGE_SIZE = 50;
+/** The chart compares up to this many of the filtered results (the server's page limit). */
+const CHART_LIMIT = 1000;
+
+function readFilters(params: URLSearchParams): ResultFilterValues {
+  const origin = params.get("origin");
+  const targetId = params.get("target_id") ?? "";
+  return {
+    storageClass: params.get("storage_class") ?? "",
+    targetId: /^\d+$/.test(targetId) ? targetId : "",
+    origin: origin === "measured" || origin === "imported" ? origin : "",
+  };
+}
+
+function toQuery(filters: ResultFilterValues): ResultListParams {
+  return {
+    storage_class: filters.storageClass || undefined,
+    target_id: filters.targetId ? Number(filters.targetId) : undefined,
+    imported: filters.origin === "" ? undefined : filters.origin === "imported",
+  };
+}
+
+const PARAM_OF: Record<keyof ResultFilterValues, string> = {
+  storageClass: "storage_class",
+  targetId: "target_id",
+  origin: "origin",
+};
+
+/** The team's result history (filters and page in the URL), its comparison chart, and imports. */
+export function ResultsRoute() {
+  const [params, setParams] = useSearchParams();
+  const filters = readFilters(params);
+  const offset = Math.max(0, Number(params.get("offset")) || 0);
+  const query = toQuery(filters);
+  const results = useResults({ ...query, limit: PAGE_SIZE, offset });
+  const chartResults = useResults({ ...query, limit: CHART_LIMIT });
+  const targets = useTargets();
+  const targetItems = targets.data?.items ?? [];
+  const total = results.data?.total ?? 0;
+  const storageClasses = [
+    ...new Set(
+      [...targetItems, ...(chartResults.data?.items ?? [])].flatMap((item) => (item.storage_class ? [item.storage_class] : [])),
+    ),
+  ].sort();
+
+  const updateFilters = useCallback(
+    (patch: Partial<ResultFilterValues>) =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(patch) as [keyof ResultFilterValues, string][]) {
+          if (value) next.set(PARAM_OF[key], value);
+          else next.delete(PARAM_OF[key]);
+        }
+        next.delete("offset");
+        return next;
+      }),
+    [setParams],
+  );
+
+  function goTo(nextOffset: number) {
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (nextOffset > 0) next.set("offset", String(nextOffset));
+      else next.delete("offset");
+      return next;
+    });
+  }
+
+  return (
+    <>
+      <PageHeader title="Results" />
+      <div className="layout-main-side">
+        <div>
+          <section aria-labelledby="history-heading">
+            <h2 id="history-heading">History</h2>
+            <ResultsFilters
+              values={filters}
+              targets={targetItems}
+              storageClasses={storageClasses}
+              onChange={updateFilters}
+            />
+            <QueryState isPending={results.isPending} error={results.error} label="results">
+              <ResultsTable results={results.data?.items ?? []} targets={targetItems} />
+              {total > PAGE_SIZE ? (
+                <nav className="pager" aria-label="Result pages">
+                  <button
+                    type="button"
+                    className="button button-small"
+                    disabled={offset === 0}
+                    onClick={() => goTo(Math.max(0, offset - PAGE_SIZE))}
+                  >
+                    Newer
+                  </button>
+                  <span className="small">
+                    {Math.min(offset + 1, total)}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+                  </span>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    disabled={offset + PAGE_SIZE >= total}
+                    onClick={() => goTo(offset + PAGE_SIZE)}
+                  >
+                    Older
+                  </button>
+                </nav>
+              ) : null}
+            </QueryState>
+          </section>
+          <section aria-labelledby="compare-heading">
+            <h2 id="compare-heading">Compare</h2>
+            <QueryState isPending={chartResults.isPending} error={chartResults.error} label="the comparison">
+              <ComparisonChart results={chartResults.data?.items ?? []} total={chartResults.data?.total ?? 0} />
+            </QueryState>
+          </section>
+        </div>
+        <ImportResultsForm targets={targetItems} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import type { Page, Result, ResultListParams } from "../../../lib/api-types";
+
+export const resultsQueryKey = ["results"] as const;
+
+/** GET /results: the team's measured and imported results, newest first. */
+export function listResultsQueryOptions({
+  target_id,
+  storage_class,
+  imported,
+  job_name,
+  limit = 50,
+  offset = 0,
+}: ResultListParams = {}) {
+  const query = { target_id, storage_class, imported, job_name, limit, offset };
+  return queryOptions({
+    queryKey: [...resultsQueryKey, "list", query],
+    queryFn: ({ signal }) => apiRequest<Page<Result>>("/results", { query, signal }),
+    // Paging and filtering keep the previous page on screen until the next one arrives.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useResults(params?: ResultListParams) {
+  return useQuery(listResultsQueryOptions(params));
+}

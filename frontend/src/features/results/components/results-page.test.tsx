@@ -1,0 +1,131 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { installFakeApi } from "../../../test/fake-api";
+import { makeDirection, makeResult, makeTarget, page, shellRoutes } from "../../../test/factories";
+import { renderApp } from "../../../test/render-app";
+
+const measured = makeResult({ id: 21, run_id: 7, label: "netapp-vol1", storage_class: "nfs", created_at: "2025-03-02T09:00:00Z" });
+const imported = makeResult({
+  id: 22,
+  run_id: null,
+  target_id: null,
+  label: "old-filer",
+  storage_class: "NAS capacity",
+  host_name: "legacy-client",
+  fio_version: "fio-3.28",
+  imported: true,
+  partial: true,
+  job_name: "seqwrite",
+  directions: {
+    write: makeDirection({
+      iops: 812,
+      bw_bytes: 851_443_712,
+      clat_ns: { ...makeDirection().clat_ns!, percentiles: { "99": 20_316_160 } },
+    }),
+  },
+});
+
+function routes() {
+  return {
+    ...shellRoutes(),
+    "GET /api/v1/targets": { body: page([makeTarget({ id: 3, name: "netapp-vol1" }), makeTarget({ id: 4, name: "efs-general", storage_class: "efs" })]) },
+    "GET /api/v1/results": { body: page([measured, imported], 2) },
+  };
+}
+
+/** The page's history requests (the chart asks for up to 1000 at once). */
+function historyQueries(api: ReturnType<typeof installFakeApi>) {
+  return api.callsTo("GET /api/v1/results").filter((call) => call.query.get("limit") === "50").map((call) => call.query);
+}
+
+describe("results page", () => {
+  it("lists measured and imported results with their figures, badges and run links", async () => {
+    installFakeApi(routes());
+    renderApp("/results");
+
+    const table = await screen.findByRole("table", { name: "Result history" });
+    const nas = within(table).getByRole("row", { name: /nfs-client-01/ });
+    expect(within(nas).getByRole("rowheader")).toHaveTextContent("netapp-vol1");
+    expect(within(nas).getByText("15.3k")).toBeInTheDocument();
+    expect(within(nas).getByText("59.6 MiB/s")).toBeInTheDocument();
+    expect(within(nas).getByText("536 µs")).toBeInTheDocument();
+    expect(within(nas).getByText("1.22 ms")).toBeInTheDocument();
+    expect(within(nas).getByRole("link", { name: "Run #7" })).toHaveAttribute("href", "/runs/7");
+    expect(within(nas).queryByText("imported")).not.toBeInTheDocument();
+
+    const old = within(table).getByRole("row", { name: /legacy-client/ });
+    expect(old).toHaveTextContent("NAS capacity");
+    expect(old).toHaveTextContent("seqwrite");
+    expect(old).toHaveTextContent("write");
+    expect(within(old).getByText("812")).toBeInTheDocument();
+    expect(within(old).getByText("812 MiB/s")).toBeInTheDocument();
+    expect(within(old).getByText("20.3 ms")).toBeInTheDocument();
+    expect(within(old).getByText("fio-3.28")).toBeInTheDocument();
+    expect(within(old).getByText("imported")).toBeInTheDocument();
+    expect(within(old).getByText("partial")).toBeInTheDocument();
+    expect(within(old).queryByRole("link")).not.toBeInTheDocument();
+
+    expect(screen.getByRole("link", { name: "Results" })).toHaveClass("active");
+  });
+
+  it("compares the filtered results by IOPS, bandwidth or p99 latency", async () => {
+    installFakeApi(routes());
+    const { user } = renderApp("/results");
+
+    const chart = await screen.findByRole("figure", { name: "Comparison" });
+    expect(chart).toHaveTextContent("IOPS per workload (job and direction), one bar per label");
+    // jsdom has no layout, so Recharts draws nothing here: the bars' data is tested in comparison-data.test.ts.
+    await user.click(screen.getByRole("radio", { name: "p99 latency" }));
+    expect(chart).toHaveTextContent("p99 latency per workload");
+    await user.click(screen.getByRole("radio", { name: "Storage class" }));
+    await user.click(screen.getByRole("radio", { name: "Bandwidth" }));
+    expect(chart).toHaveTextContent("Bandwidth per workload (job and direction), one bar per storage class");
+  });
+
+  it("reads its filters from the URL and sends them to the server", async () => {
+    const api = installFakeApi(routes());
+    renderApp("/results?origin=imported&target_id=4&storage_class=efs");
+
+    const filters = await screen.findByRole("search", { name: "Result filters" });
+    await within(filters).findByRole("option", { name: "efs-general" });
+    expect(within(filters).getByLabelText("Origin")).toHaveValue("imported");
+    expect(within(filters).getByLabelText("Target")).toHaveValue("4");
+    expect(within(filters).getByLabelText("Storage class")).toHaveValue("efs");
+    const [query] = historyQueries(api);
+    expect(query?.get("imported")).toBe("true");
+    expect(query?.get("target_id")).toBe("4");
+    expect(query?.get("storage_class")).toBe("efs");
+  });
+
+  it("filters by origin, target and typed storage class, starting again from the newest", async () => {
+    const api = installFakeApi({ ...routes(), "GET /api/v1/results": { body: page([measured], 120) } });
+    const { user } = renderApp("/results");
+    const filters = await screen.findByRole("search", { name: "Result filters" });
+    await within(filters).findByRole("option", { name: "efs-general" });
+
+    await user.click(await screen.findByRole("button", { name: "Older" }));
+    await waitFor(() => expect(historyQueries(api).at(-1)?.get("offset")).toBe("50"));
+
+    await user.selectOptions(within(filters).getByLabelText("Origin"), "Measured by runs");
+    await waitFor(() => expect(historyQueries(api).at(-1)?.get("imported")).toBe("false"));
+    expect(historyQueries(api).at(-1)?.get("offset")).toBe("0");
+
+    await user.selectOptions(within(filters).getByLabelText("Target"), "efs-general");
+    await waitFor(() => expect(historyQueries(api).at(-1)?.get("target_id")).toBe("4"));
+
+    await user.type(within(filters).getByLabelText("Storage class"), "efs");
+    await waitFor(() => expect(historyQueries(api).at(-1)?.get("storage_class")).toBe("efs"));
+    // Typing is one request once it pauses, not one per keystroke.
+    expect(historyQueries(api).filter((query) => query.has("storage_class")).map((q) => q.get("storage_class"))).toEqual(["efs"]);
+    expect(historyQueries(api).at(-1)?.get("imported")).toBe("false");
+
+    await user.selectOptions(within(filters).getByLabelText("Origin"), "All");
+    await waitFor(() => expect(historyQueries(api).at(-1)?.has("imported")).toBe(false));
+  });
+
+  it("says so when nothing matches", async () => {
+    installFakeApi({ ...routes(), "GET /api/v1/results": { body: page([]) } });
+    renderApp("/results?storage_class=tape");
+    expect(await screen.findByText("No results match these filters.")).toBeInTheDocument();
+  });
+});
