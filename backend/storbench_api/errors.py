@@ -5,6 +5,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 
@@ -114,6 +115,14 @@ def install_error_handlers(app: FastAPI) -> None:
         if len(errors) > 1:
             message += f" (and {len(errors) - 1} more)"
         return JSONResponse(error_body("validation_error", message, errors), status_code=422)
+
+    @app.exception_handler(DataError)
+    async def _data(_: Request, exc: DataError) -> JSONResponse:
+        # The request was valid for the API but a value does not fit the database column.
+        return JSONResponse(
+            error_body("validation_error", "a value is out of the range this service can store"),
+            status_code=422,
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -74,8 +74,13 @@ def client(app: FastAPI, db: Session) -> Iterator[TestClient]:
     """The real application, talking to the test's session."""
 
     def _db() -> Iterator[Session]:
-        yield db
-        db.commit()
+        # As get_db: commit at the boundary, roll back what a failed request did.
+        try:
+            yield db
+            db.commit()
+        except Exception:
+            db.rollback()
+            raise
 
     app.dependency_overrides[get_db] = _db
     sign_in_window.reset()
@@ -106,7 +111,7 @@ def make_team(db: Session, *, name: str | None = None) -> Team:
     """A team with a unique name."""
     team = Team(name=name or f"team-{new_token('t')[-8:]}")
     db.add(team)
-    db.flush()
+    db.commit()
     return team
 
 
@@ -119,11 +124,11 @@ def make_caller(
         email=f"user-{new_token('u')[-10:].lower()}@example.com", password_hash=hash_password(password)
     )
     db.add(user)
-    db.flush()
+    db.commit()
     db.add(Membership(user_id=user.id, team_id=team.id, role=role))
     token = new_token("sbu")
     db.add(AuthToken(token_hash=token_digest(token), user_id=user.id, team_id=team.id, kind="session"))
-    db.flush()
+    db.commit()
     return Caller(user=user, team=team, role=role, token=token)
 
 
@@ -138,7 +143,7 @@ def make_host(db: Session, *, team: Team, name: str = "host-a", online: bool = T
         last_seen_at=utcnow() if online else None,
     )
     db.add(host)
-    db.flush()
+    db.commit()
     return host, token
 
 
@@ -146,7 +151,7 @@ def make_target(db: Session, *, host: Host, name: str = "scratch", path: str = "
     """A directory target on host."""
     target = Target(team_id=host.team_id, host_id=host.id, name=name, path=path, kind=TargetKind.directory)
     db.add(target)
-    db.flush()
+    db.commit()
     return target
 
 

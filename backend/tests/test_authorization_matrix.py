@@ -86,11 +86,11 @@ class World:
 def _user(db: Session, team: Team, role: Role) -> tuple[int, str]:
     user = User(email=f"{role}-{new_token('m')[-8:].lower()}@example.com", password_hash=_PASSWORD_HASH)
     db.add(user)
-    db.flush()
+    db.commit()
     db.add(Membership(user_id=user.id, team_id=team.id, role=role))
     token = new_token("sbu")
     db.add(AuthToken(token_hash=token_digest(token), user_id=user.id, team_id=team.id, kind="session"))
-    db.flush()
+    db.commit()
     return user.id, token
 
 
@@ -99,7 +99,7 @@ def world(db: Session) -> World:
     team = Team(name=f"matrix-{new_token('t')[-8:]}")
     other = Team(name=f"other-{new_token('t')[-8:]}")
     db.add_all([team, other])
-    db.flush()
+    db.commit()
     viewer_id, viewer_token = _user(db, team, Role.viewer)
     tokens = {
         "viewer": viewer_token,
@@ -112,10 +112,10 @@ def world(db: Session) -> World:
     target = make_target(db, host=host)
     plan = Plan(team_id=team.id, name="p", jobs=[{"name": "r", "rw": "randread"}])
     db.add(plan)
-    db.flush()
+    db.commit()
     run = Run(team_id=team.id, target_id=target.id, jobs=plan.jobs, status=RunStatus.queued)
     db.add(run)
-    db.flush()
+    db.commit()
     assignment = Assignment(run_id=run.id, host_id=host.id, status=RunStatus.queued, worker_info={})
     enrollment_secret = new_token("sbe")
     enrollment = EnrollmentToken(
@@ -132,7 +132,7 @@ def world(db: Session) -> World:
         role=Role.viewer,
     )
     db.add_all([assignment, enrollment, invitation, api_token])
-    db.flush()
+    db.commit()
     tokens["enrollment_token"] = enrollment_secret
     ids = {
         "host_id": host.id,

@@ -21,7 +21,8 @@ class ApiClient:
     def __init__(self, server: str, token: str, timeout_s: float = 30.0) -> None:
         self._http = httpx.Client(
             base_url=server.rstrip("/") + "/api/v1/worker",
-            headers={"Authorization": f"Bearer {token}", "User-Agent": "storbench-worker"},
+            headers={"User-Agent": "storbench-worker"}
+            | ({"Authorization": f"Bearer {token}"} if token else {}),
             timeout=timeout_s,
         )
 
@@ -53,6 +54,13 @@ class ApiClient:
                     raise
                 time.sleep(delay)
                 delay = min(delay * 2, 10.0)
+
+    def enroll(self, enrollment_token: str, name: str) -> dict[str, Any]:
+        """Exchange an enrollment token for this host's own credential."""
+        result: dict[str, Any] = self.call_with_retry(
+            "POST", "/enroll", {"token": enrollment_token, "name": name}, retry_for_s=60
+        )
+        return result
 
     def whoami(self, retry_for_s: float = 60.0) -> dict[str, Any]:
         """This host's identity, queue and broker settings."""

@@ -1,6 +1,7 @@
 """storbench-worker: register with the server and run its fio assignments on this host."""
 
 import argparse
+import dataclasses
 import logging
 import os
 import sys
@@ -49,7 +50,7 @@ def parse_config(argv: list[str] | None) -> WorkerConfig:
         fio_binary=args.fio,
     )
     if args.state_dir:
-        config = WorkerConfig(**{**config.__dict__, "state_dir": args.state_dir})
+        config = dataclasses.replace(config, state_dir=args.state_dir)
     return config
 
 
@@ -64,13 +65,40 @@ def _prepare_filesystem_broker(celery_config: dict[str, object]) -> None:
                 Path(options[key]).mkdir(parents=True, exist_ok=True)
 
 
+ENROLLMENT_PREFIX = "sbe_"
+
+
+def host_credential(config: WorkerConfig) -> str:
+    """The host's own worker token: given directly, saved from an earlier enrollment, or enrolled now."""
+    saved = config.state_dir / "credential"
+    if not config.token.startswith(ENROLLMENT_PREFIX):
+        return config.token
+    if saved.exists():
+        return saved.read_text().strip()
+    if not config.name:
+        sys.exit("storbench-worker: enrolling needs --name (the name this host gets in storbench)")
+    enroller = ApiClient(config.server, "")
+    try:
+        enrolled = enroller.enroll(config.token, config.name)
+    except ServerRefused as exc:
+        sys.exit(f"storbench-worker: enrollment refused: {exc.message}")
+    finally:
+        enroller.close()
+    config.state_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(saved, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(enrolled["worker_token"])
+    log.info("enrolled as host '%s'; credential saved in %s", enrolled["name"], saved)
+    return str(enrolled["worker_token"])
+
+
 def main(argv: list[str] | None = None) -> None:
     """Connect to the server, then consume this host's queue until stopped."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # One line per heartbeat and cancel poll would bury what matters.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     config = parse_config(argv)
-    api = ApiClient(config.server, config.token)
+    api = ApiClient(config.server, host_credential(config))
     try:
         identity = api.whoami(retry_for_s=120)
     except ServerRefused as exc:

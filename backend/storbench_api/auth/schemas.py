@@ -4,6 +4,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from storbench_api.ids import IdField
 from storbench_api.models import Role
 
 
@@ -54,4 +55,4 @@ class PasswordChange(BaseModel):
 class TeamSwitch(BaseModel):
     """The team a session should act in."""
 
-    team_id: int
+    team_id: IdField

@@ -10,6 +10,7 @@ from storbench_api.db import utcnow
 from storbench_api.deps import DB, OwnerAccess
 from storbench_api.errors import NotFound
 from storbench_api.hosts.enrollment import create_enrollment_token
+from storbench_api.ids import IdPath
 from storbench_api.models import EnrollmentToken
 
 router = APIRouter(prefix="/enrollment-tokens", tags=["hosts"])
@@ -77,7 +78,7 @@ def create_token(body: EnrollmentTokenCreate, db: DB, principal: OwnerAccess) ->
 
 
 @router.delete("/{token_id}", status_code=204, summary="Revoke an enrollment token")
-def revoke_token(token_id: int, db: DB, principal: OwnerAccess) -> Response:
+def revoke_token(token_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     """No more hosts can enroll with it; enrolled hosts keep working."""
     token = db.scalar(
         select(EnrollmentToken).where(

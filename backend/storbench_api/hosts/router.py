@@ -6,6 +6,7 @@ from storbench_api.audit import service as audit
 from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.hosts import repository, service
 from storbench_api.hosts.schemas import HostCreate, HostCreated, HostList, HostOut
+from storbench_api.ids import IdPath
 
 router = APIRouter(prefix="/hosts", tags=["hosts"])
 
@@ -41,7 +42,7 @@ def create_host(body: HostCreate, db: DB, principal: WriteAccess) -> HostCreated
 
 
 @router.get("/{host_id}", response_model=HostOut, summary="One host")
-def get_host(host_id: int, db: DB, principal: ReadAccess) -> HostOut:
+def get_host(host_id: IdPath, db: DB, principal: ReadAccess) -> HostOut:
     """A host with its facts and status."""
     host = service.get_host(db, principal.team_id, host_id)
     return service.describe_hosts(db, [host])[0]

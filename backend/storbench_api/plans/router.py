@@ -3,6 +3,7 @@
 from fastapi import APIRouter, Query, status
 
 from storbench_api.deps import DB, ReadAccess, WriteAccess
+from storbench_api.ids import IdPath
 from storbench_api.plans import repository, service
 from storbench_api.plans.schemas import PlanCreate, PlanList, PlanOut
 
@@ -30,6 +31,6 @@ def create_plan(body: PlanCreate, db: DB, principal: WriteAccess) -> PlanOut:
 
 
 @router.get("/{plan_id}", response_model=PlanOut, summary="One plan")
-def get_plan(plan_id: int, db: DB, principal: ReadAccess) -> PlanOut:
+def get_plan(plan_id: IdPath, db: DB, principal: ReadAccess) -> PlanOut:
     """A saved plan."""
     return service.describe(service.get_plan(db, principal.team_id, plan_id))

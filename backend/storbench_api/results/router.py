@@ -6,6 +6,7 @@ from fastapi import APIRouter, File, Form, Query, UploadFile, status
 
 from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.errors import DomainError, Invalid
+from storbench_api.ids import MAX_ID, OptionalIdQuery
 from storbench_api.results import repository, service
 from storbench_api.results.schemas import ImportOut, ResultList
 from storbench_api.targets import service as targets_service
@@ -26,7 +27,7 @@ class TooLarge(DomainError):
 def list_results(
     db: DB,
     principal: ReadAccess,
-    target_id: int | None = None,
+    target_id: OptionalIdQuery = None,
     storage_class: str | None = Query(None, max_length=120),
     imported: bool | None = None,
     job_name: str | None = Query(None, max_length=120),
@@ -57,7 +58,7 @@ def import_output(
     db: DB,
     principal: WriteAccess,
     file: Annotated[UploadFile, File(description="fio's output as produced or pasted")],
-    target_id: Annotated[int | None, Form()] = None,
+    target_id: Annotated[int | None, Form(ge=1, le=MAX_ID)] = None,
     storage_class: Annotated[str | None, Form(max_length=120)] = None,
     host_name: Annotated[str | None, Form(max_length=255)] = None,
     label: Annotated[str | None, Form(max_length=200)] = None,

@@ -3,6 +3,7 @@
 from fastapi import APIRouter, Query, status
 
 from storbench_api.deps import DB, ReadAccess, WriteAccess
+from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.models import RunStatus
 from storbench_api.runs import repository, service, tasks
 from storbench_api.runs.schemas import RunCreate, RunList, RunOut
@@ -15,7 +16,7 @@ def list_runs(
     db: DB,
     principal: ReadAccess,
     status: RunStatus | None = None,
-    target_id: int | None = None,
+    target_id: OptionalIdQuery = None,
     limit: int = Query(50, ge=1, le=500),
     offset: int = Query(0, ge=0),
 ) -> RunList:
@@ -34,14 +35,14 @@ def start_run(body: RunCreate, db: DB, principal: WriteAccess) -> RunOut:
 
 
 @router.get("/{run_id}", response_model=RunOut, summary="A run with its results")
-def get_run(run_id: int, db: DB, principal: ReadAccess) -> RunOut:
+def get_run(run_id: IdPath, db: DB, principal: ReadAccess) -> RunOut:
     """Status, timings, error and the measured results."""
     run = service.get_run(db, principal.team_id, run_id)
     return service.describe_runs(db, [run], with_results=True)[0]
 
 
 @router.post("/{run_id}/cancel", response_model=RunOut, summary="Cancel a run")
-def cancel_run(run_id: int, db: DB, principal: WriteAccess) -> RunOut:
+def cancel_run(run_id: IdPath, db: DB, principal: WriteAccess) -> RunOut:
     """Stop a queued or running run; fio is stopped on its host."""
     run = service.cancel_run(db, principal, run_id)
     db.commit()

@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
+from storbench_api.ids import IdField
 from storbench_api.models import RunStatus, TargetKind
 from storbench_api.results.schemas import ResultOut
 
@@ -12,8 +13,8 @@ from storbench_api.results.schemas import ResultOut
 class RunCreate(BaseModel):
     """Start a run on a target from a saved plan, a preset, or inline jobs (exactly one)."""
 
-    target_id: int
-    plan_id: int | None = None
+    target_id: IdField
+    plan_id: IdField | None = None
     preset_id: str | None = Field(default=None, max_length=80)
     jobs: list[dict[str, Any]] | None = Field(default=None, max_length=1000)
     # Writing to a block device destroys its data: the caller must say so explicitly.

@@ -4,6 +4,7 @@ from fastapi import APIRouter, Query, status
 
 from storbench_api.audit import service as audit
 from storbench_api.deps import DB, ReadAccess, WriteAccess
+from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.targets import repository, service
 from storbench_api.targets.schemas import TargetCreate, TargetList, TargetOut, TargetUpdate
 
@@ -14,7 +15,7 @@ router = APIRouter(prefix="/targets", tags=["targets"])
 def list_targets(
     db: DB,
     principal: ReadAccess,
-    host_id: int | None = None,
+    host_id: OptionalIdQuery = None,
     limit: int = Query(100, ge=1, le=500),
     offset: int = Query(0, ge=0),
 ) -> TargetList:
@@ -43,13 +44,13 @@ def create_target(body: TargetCreate, db: DB, principal: WriteAccess) -> TargetO
 
 
 @router.get("/{target_id}", response_model=TargetOut, summary="One target")
-def get_target(target_id: int, db: DB, principal: ReadAccess) -> TargetOut:
+def get_target(target_id: IdPath, db: DB, principal: ReadAccess) -> TargetOut:
     """A target with its host."""
     return service.describe(service.get_target(db, principal.team_id, target_id))
 
 
 @router.patch("/{target_id}", response_model=TargetOut, summary="Change a target")
-def update_target(target_id: int, body: TargetUpdate, db: DB, principal: WriteAccess) -> TargetOut:
+def update_target(target_id: IdPath, body: TargetUpdate, db: DB, principal: WriteAccess) -> TargetOut:
     """Labels for comparison; `destructive` (owners only) allows writes to a block device."""
     target = service.update_target(db, principal, target_id, body)
     audit.record(

@@ -5,6 +5,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field, field_validator
 
+from storbench_api.ids import IdField
 from storbench_api.models import TargetKind
 
 
@@ -12,7 +13,7 @@ class TargetCreate(BaseModel):
     """A directory or block device on one of the team's hosts."""
 
     name: str = Field(min_length=1, max_length=120, examples=["nas-perf-01 /mnt/nas"])
-    host_id: int
+    host_id: IdField
     path: str = Field(min_length=1, max_length=1024, examples=["/mnt/nas/storbench"])
     kind: TargetKind = TargetKind.directory
     storage_class: str | None = Field(default=None, max_length=120)
@@ -42,7 +43,7 @@ class TargetOut(BaseModel):
 
     id: int
     name: str
-    host_id: int
+    host_id: IdField
     host_name: str
     path: str
     kind: TargetKind

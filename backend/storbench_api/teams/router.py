@@ -8,6 +8,7 @@ from storbench_api.auth.service import issue_session
 from storbench_api.db import utcnow
 from storbench_api.deps import DB, OwnerAccess, ReadAccess
 from storbench_api.errors import NotFound
+from storbench_api.ids import IdPath
 from storbench_api.models import Invitation, Role
 from storbench_api.rate_limit import limit_sign_in
 from storbench_api.settings import get_settings
@@ -59,7 +60,7 @@ def list_members(db: DB, principal: ReadAccess) -> MemberList:
 
 
 @router.patch("/current/members/{user_id}", response_model=MemberOut, summary="Change a member's role")
-def change_role(user_id: int, body: MemberUpdate, db: DB, principal: OwnerAccess) -> MemberOut:
+def change_role(user_id: IdPath, body: MemberUpdate, db: DB, principal: OwnerAccess) -> MemberOut:
     """owner, member or viewer; the last owner cannot step down."""
     membership = service.change_role(db, principal, user_id, body.role)
     db.commit()
@@ -68,7 +69,7 @@ def change_role(user_id: int, body: MemberUpdate, db: DB, principal: OwnerAccess
 
 
 @router.delete("/current/members/{user_id}", status_code=204, summary="Remove a member")
-def remove_member(user_id: int, db: DB, principal: OwnerAccess) -> Response:
+def remove_member(user_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     """The member loses access to the team's resources at once."""
     service.remove_member(db, principal, user_id)
     db.commit()
@@ -100,7 +101,7 @@ def create_invitation(body: InvitationCreate, db: DB, principal: OwnerAccess) ->
 
 
 @router.delete("/current/invitations/{invitation_id}", status_code=204, summary="Revoke an invitation")
-def revoke_invitation(invitation_id: int, db: DB, principal: OwnerAccess) -> Response:
+def revoke_invitation(invitation_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     """The link stops working."""
     invitation = db.scalar(
         select(Invitation).where(Invitation.id == invitation_id, Invitation.team_id == principal.team_id)

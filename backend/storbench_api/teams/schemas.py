@@ -4,6 +4,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from storbench_api.ids import IdField
 from storbench_api.models import Role
 
 
@@ -32,7 +33,7 @@ class TeamCreate(BaseModel):
 class MemberOut(BaseModel):
     """A member of the current team."""
 
-    user_id: int
+    user_id: IdField
     email: str
     role: Role
     joined_at: datetime

@@ -10,6 +10,7 @@ from storbench_api.audit import service as audit
 from storbench_api.db import utcnow
 from storbench_api.deps import DB, OwnerAccess
 from storbench_api.errors import NotFound
+from storbench_api.ids import IdPath
 from storbench_api.models import AuthToken, Role
 from storbench_api.security import new_token, token_digest
 
@@ -96,7 +97,7 @@ def create_token(body: TokenCreate, db: DB, principal: OwnerAccess) -> ApiTokenC
 
 
 @router.delete("/{token_id}", status_code=204, summary="Revoke a token")
-def revoke_token(token_id: int, db: DB, principal: OwnerAccess) -> Response:
+def revoke_token(token_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     """The token stops working at once."""
     token = db.scalar(
         select(AuthToken).where(

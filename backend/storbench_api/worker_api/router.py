@@ -6,6 +6,7 @@ from storbench_api.broker import celery_config, host_queue
 from storbench_api.deps import DB, CurrentHost
 from storbench_api.hosts.enrollment import enroll_host
 from storbench_api.hosts.service import record_heartbeat
+from storbench_api.ids import IdPath
 from storbench_api.models import Assignment
 from storbench_api.rate_limit import limit_sign_in
 from storbench_api.runs import service as runs_service
@@ -81,20 +82,20 @@ def heartbeat(body: Heartbeat, host: CurrentHost, db: DB) -> WorkerIdentity:
 
 
 @router.get("/assignments/{assignment_id}", response_model=AssignmentOut, summary="Fetch an assignment")
-def get_assignment(assignment_id: int, host: CurrentHost, db: DB) -> AssignmentOut:
+def get_assignment(assignment_id: IdPath, host: CurrentHost, db: DB) -> AssignmentOut:
     """The jobs and target of one of this host's assignments."""
     return _assignment_out(runs_service.assignment_for_host(db, host.id, assignment_id))
 
 
 @router.get("/assignments/{assignment_id}/state", response_model=AssignmentState, summary="Should fio go on?")
-def assignment_state(assignment_id: int, host: CurrentHost, db: DB) -> AssignmentState:
+def assignment_state(assignment_id: IdPath, host: CurrentHost, db: DB) -> AssignmentState:
     """Polled while fio runs; 'cancelled' tells the worker to stop fio."""
     assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
     return AssignmentState(id=assignment.id, status=assignment.status)
 
 
 @router.post("/assignments/{assignment_id}/start", response_model=AssignmentOut, summary="fio is starting")
-def start_assignment(assignment_id: int, host: CurrentHost, db: DB) -> AssignmentOut:
+def start_assignment(assignment_id: IdPath, host: CurrentHost, db: DB) -> AssignmentOut:
     """Mark the assignment running; 409 if it was cancelled meanwhile."""
     assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
     runs_service.mark_started(db, assignment)
@@ -104,7 +105,7 @@ def start_assignment(assignment_id: int, host: CurrentHost, db: DB) -> Assignmen
 
 
 @router.post("/assignments/{assignment_id}/result", response_model=Stored, summary="Upload fio's output")
-def upload_result(assignment_id: int, body: FioOutputIn, host: CurrentHost, db: DB) -> Stored:
+def upload_result(assignment_id: IdPath, body: FioOutputIn, host: CurrentHost, db: DB) -> Stored:
     """Store the output once; uploading the same assignment again is acknowledged, not duplicated."""
     assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
     results = runs_service.record_output(db, assignment, body.fio_output, body.stopped_early)
@@ -116,7 +117,7 @@ def upload_result(assignment_id: int, body: FioOutputIn, host: CurrentHost, db: 
 @router.post(
     "/assignments/{assignment_id}/failure", response_model=AssignmentState, summary="Report a failure"
 )
-def report_failure(assignment_id: int, body: FailureIn, host: CurrentHost, db: DB) -> AssignmentState:
+def report_failure(assignment_id: IdPath, body: FailureIn, host: CurrentHost, db: DB) -> AssignmentState:
     """The assignment could not run; the run is marked failed with this reason."""
     assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
     runs_service.record_failure(db, assignment, body.reason)

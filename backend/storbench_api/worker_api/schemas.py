@@ -4,13 +4,14 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from storbench_api.ids import IdField
 from storbench_api.models import RunStatus, TargetKind
 
 
 class WorkerIdentity(BaseModel):
     """Who a worker is and how it reaches the broker."""
 
-    host_id: int
+    host_id: IdField
     name: str
     queue: str
     heartbeat_interval_s: float
@@ -37,7 +38,7 @@ class AssignmentOut(BaseModel):
     """The work a host must do for one run."""
 
     id: int
-    run_id: int
+    run_id: IdField
     status: RunStatus
     target: AssignmentTarget
     jobs: list[dict[str, Any]]
@@ -80,6 +81,6 @@ class EnrollIn(BaseModel):
 class Enrolled(BaseModel):
     """The host's own credential: keep it, the enrollment token is not needed again."""
 
-    host_id: int
+    host_id: IdField
     name: str
     worker_token: str

@@ -45,7 +45,7 @@ def test_an_expired_token_is_refused(client: TestClient, db: Session, owner: Cal
     token = db.scalar(select(AuthToken).where(AuthToken.user_id == owner.user.id))
     assert token is not None
     token.expires_at = utcnow() - timedelta(seconds=1)
-    db.flush()
+    db.commit()
     assert client.get("/api/v1/auth/me", headers=owner.headers).status_code == 401
 
 

@@ -39,7 +39,7 @@ def test_heartbeat_brings_a_host_online_and_silence_takes_it_offline(
     assert listed["status"] == "online"
     assert listed["fio_version"] == "fio-3.33"
     host.last_seen_at = utcnow() - timedelta(seconds=31)
-    db.flush()
+    db.commit()
     assert client.get(f"/api/v1/hosts/{host.id}", headers=owner.headers).json()["status"] == "offline"
 
 

@@ -159,3 +159,31 @@ def test_a_worker_that_stops_is_noticed_and_new_runs_are_refused(stack: Stack, t
         refused = api.post("/runs", json={"target_id": target["id"], "jobs": [QUICK_JOB]})
     assert refused.status_code == 409
     assert "offline" in refused.json()["message"]
+
+
+def test_a_host_enrolls_itself_with_an_enrollment_token_and_keeps_its_credential(
+    stack: Stack, tmp_path: Path
+) -> None:
+    with stack.client() as api:
+        enrollment = api.post("/enrollment-tokens", json={"uses": 1}).json()["token"]
+        worker = stack.start_worker(enrollment, "enrolled-host", allow=tmp_path)
+        host = stack.wait_for(
+            lambda: next(
+                (
+                    h
+                    for h in api.get("/hosts").json()["items"]
+                    if h["name"] == "enrolled-host" and h["status"] == "online"
+                ),
+                None,
+            ),
+            60,
+            "the enrolled host to come online",
+        )
+        assert host["facts"]["cpu_count"] >= 1
+        stack.stop_worker(worker)
+        stack.wait_for(lambda: api.get(f"/hosts/{host['id']}").json()["status"] == "offline", 30, "offline")
+        # The enrollment token is used up; the saved credential is what lets the worker back in.
+        stack.start_worker(enrollment, "enrolled-host", allow=tmp_path)
+        stack.wait_for(
+            lambda: api.get(f"/hosts/{host['id']}").json()["status"] == "online", 60, "the host to return"
+        )

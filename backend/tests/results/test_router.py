@@ -70,7 +70,7 @@ def test_imports_label_with_the_target_they_belong_to(
     host, _ = make_host(db, team=owner.team)
     target = make_target(db, host=host, name="cfs-turbo")
     target.storage_class = "CFS turbo"
-    db.flush()
+    db.commit()
     response = _import(client, owner, fio_json, target_id=str(target.id))
     assert response.status_code == 201
     assert response.json()["results"][0]["storage_class"] == "CFS turbo"

@@ -218,7 +218,7 @@ def test_a_run_whose_host_goes_silent_is_failed_not_left_hanging(
     assignment_id = _assignment_id(client, worker, run["id"])
     client.post(f"/api/v1/worker/assignments/{assignment_id}/start", headers=worker)
     host.last_seen_at = utcnow() - timedelta(minutes=5)
-    db.flush()
+    db.commit()
     assert sweep_stuck_assignments(db) >= 1
     failed = client.get(f"/api/v1/runs/{run['id']}", headers=owner.headers).json()
     assert failed["status"] == "failed"

@@ -15,7 +15,7 @@ def _device(db: Session, owner: Caller) -> Target:
         team_id=owner.team.id, host_id=host.id, name="vdb", path="/dev/vdb", kind=TargetKind.block_device
     )
     db.add(target)
-    db.flush()
+    db.commit()
     return target
 
 
@@ -75,7 +75,7 @@ def test_a_directory_job_without_size_or_runtime_says_what_to_set(
         team_id=owner.team.id, host_id=host.id, name="d", path="/mnt/d", kind=TargetKind.directory
     )
     db.add(target)
-    db.flush()
+    db.commit()
     job = {"name": "r", "rw": "randread", "bs": "4k"}
     response = client.post(
         "/api/v1/runs", json={"target_id": target.id, "jobs": [job]}, headers=owner.headers

@@ -40,7 +40,7 @@ def test_a_token_never_acts_above_its_owners_current_role(
     mine = db.scalar(select(Membership).where(Membership.user_id == owner.user.id))
     assert mine is not None
     mine.role = Role.viewer
-    db.flush()
+    db.commit()
     assert client.get("/api/v1/auth/me", headers=_bearer(created["token"])).json()["role"] == "viewer"
 
 
