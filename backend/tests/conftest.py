@@ -45,6 +45,14 @@ def clean_broker() -> None:
     redis.Redis.from_url(os.environ["STORBENCH_BROKER_URL"]).flushdb()
 
 
+@pytest.fixture(autouse=True)
+def _short_event_streams(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process tests read whole responses: let run event streams end after a second."""
+    from storbench_api.runs import events
+
+    monkeypatch.setattr(events, "MAX_STREAM_S", 1.0)
+
+
 @pytest.fixture
 def connection(engine: Any) -> Iterator[Connection]:
     """A connection whose outer transaction is rolled back after the test."""

@@ -79,9 +79,11 @@ class ApiClient:
         result: dict[str, Any] = self.call_with_retry("GET", f"/assignments/{assignment_id}")
         return result
 
-    def state(self, assignment_id: int) -> str:
-        """The assignment's current status (single quick try)."""
-        result: dict[str, Any] = self._call("GET", f"/assignments/{assignment_id}/state")
+    def progress(self, assignment_id: int, samples: list[dict[str, Any]]) -> str:
+        """Report progress samples (single quick try); returns the assignment's status."""
+        result: dict[str, Any] = self._call(
+            "POST", f"/assignments/{assignment_id}/progress", {"samples": samples}
+        )
         return str(result["status"])
 
     def start(self, assignment_id: int) -> dict[str, Any]:

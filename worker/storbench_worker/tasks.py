@@ -14,11 +14,14 @@ from storbench_worker import prepare
 from storbench_worker.api_client import ApiClient, ServerRefused
 from storbench_worker.config import WorkerConfig
 from storbench_worker.fio_runner import fio_version, run_fio
+from storbench_worker.progress import ProgressReporter, StatusStream, last_report
 from storbench_worker.spool import Spool
 
 log = logging.getLogger(__name__)
 
 EXECUTE_ASSIGNMENT_TASK = "storbench.execute_assignment"
+# fio appends a full report every second; the last one is the result, the others are progress.
+STATUS_ARGS = ("--status-interval=1",)
 
 app = Celery("storbench-worker")
 
@@ -91,27 +94,33 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
         prepare.check_safety(jobs, target, ctx.config.limits)
         workdir = target_path / f"storbench-run{assignment['run_id']}-a{assignment_id}"
         workdir.mkdir(exist_ok=True)
-        argv = build_command(jobs, directory=str(workdir), fio_binary=ctx.config.fio_binary)
+        argv = build_command(
+            jobs, directory=str(workdir), fio_binary=ctx.config.fio_binary, extra_args=STATUS_ARGS
+        )
     else:
         prepare.check_block_device_target(target_path, ctx.host_name)
         prepare.check_safety(jobs, target, ctx.config.limits)
         workdir = None
-        argv = build_command(jobs, filename=str(target_path), fio_binary=ctx.config.fio_binary)
+        argv = build_command(
+            jobs, filename=str(target_path), fio_binary=ctx.config.fio_binary, extra_args=STATUS_ARGS
+        )
     output_dir = ctx.config.state_dir / "runs" / str(assignment_id)
+    reporter = ProgressReporter(StatusStream(output_dir / "fio-stdout.json"))
     try:
         ctx.api.start(assignment_id)
         outcome = run_fio(
             argv,
             cwd=workdir or output_dir,
             output_dir=output_dir,
-            should_stop=lambda: _cancelled(ctx, assignment_id),
+            should_stop=lambda: _report_and_check(ctx, assignment_id, reporter),
             poll_s=ctx.config.cancel_poll_s,
         )
+        _report_and_check(ctx, assignment_id, reporter)
     finally:
         if workdir is not None:
             shutil.rmtree(workdir, ignore_errors=True)
-    output = outcome.stdout()
-    if not output.strip() or "{" not in output:
+    output = last_report(outcome.stdout()) or ""
+    if not output:
         shutil.rmtree(output_dir, ignore_errors=True)
         if outcome.cancelled:
             return
@@ -129,13 +138,20 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
     ctx.spool.upload(ctx.api, assignment_id, ctx.config.upload_retry_for_s)
 
 
-def _cancelled(ctx: WorkerContext, assignment_id: int) -> bool:
-    """True when the server says this assignment should stop; unreachable server means go on."""
+def _report_and_check(ctx: WorkerContext, assignment_id: int, reporter: ProgressReporter) -> bool:
+    """Send the last second's progress; True when the server says this assignment should stop.
+
+    One request a second does both, so watching a run costs the host as little as possible;
+    an unreachable server means go on (samples wait for the next try).
+    """
     if _shutting_down.is_set():
         return True
+    samples = reporter.collect()
     try:
-        return ctx.api.state(assignment_id) in ("cancelled", "failed")
+        status = ctx.api.progress(assignment_id, samples)
     except ServerRefused:
         return True
     except Exception:
         return False
+    reporter.sent(len(samples))
+    return status in ("cancelled", "failed")

@@ -3,7 +3,7 @@
 from storbench_api.models.host import Host
 from storbench_api.models.plan import Plan
 from storbench_api.models.result import RawOutput, Result, ResultDirection
-from storbench_api.models.run import Assignment, AssignmentStatus, Run, RunStatus
+from storbench_api.models.run import Assignment, AssignmentStatus, ProgressSample, Run, RunStatus
 from storbench_api.models.target import Target, TargetKind
 from storbench_api.models.team import (
     AuditEvent,
@@ -26,6 +26,7 @@ __all__ = [
     "Invitation",
     "Membership",
     "Plan",
+    "ProgressSample",
     "RawOutput",
     "Result",
     "ResultDirection",

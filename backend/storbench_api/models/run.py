@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import JSON, Enum, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from storbench_api.db import Base, TimestampMixin
+from storbench_api.db import Base, TimestampMixin, utcnow
 from storbench_api.models.host import Host
 from storbench_api.models.target import Target
 
@@ -78,3 +78,21 @@ class Assignment(TimestampMixin, Base):
 
     run: Mapped[Run] = relationship(back_populates="assignments", lazy="raise")
     host: Mapped[Host] = relationship(lazy="raise")
+
+
+class ProgressSample(Base):
+    """One second of a running assignment as the worker measured it from fio's status reports."""
+
+    __tablename__ = "progress_samples"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"), index=True)
+    elapsed_s: Mapped[float]
+    # None while fio cannot estimate the end (e.g. a job bounded by size, not time).
+    eta_s: Mapped[float | None]
+    percent: Mapped[float | None]
+    # Per direction: iops, bw_bytes, lat_mean_ns over that second.
+    directions: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # When fio wrote the report (host clock), and when the server stored it.
+    measured_at: Mapped[datetime | None]
+    received_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
-from storbench_api.models import Assignment, Result, Run, RunStatus, Target
+from storbench_api.models import Assignment, ProgressSample, Result, Run, RunStatus, Target
 
 _RUN_LOADS = (
     joinedload(Run.target).joinedload(Target.host),
@@ -75,4 +75,17 @@ def unfinished_assignments(db: Session) -> Sequence[Assignment]:
         )
         .where(Assignment.status.in_([RunStatus.queued, RunStatus.running]))
         .order_by(Assignment.id)
+    ).all()
+
+
+def progress_samples(
+    db: Session, assignment_ids: Sequence[int], after_id: int = 0
+) -> Sequence[ProgressSample]:
+    """Samples of these assignments newer than after_id, oldest first."""
+    if not assignment_ids:
+        return []
+    return db.scalars(
+        select(ProgressSample)
+        .where(ProgressSample.assignment_id.in_(assignment_ids), ProgressSample.id > after_id)
+        .order_by(ProgressSample.id)
     ).all()

@@ -1,12 +1,14 @@
 """Run endpoints."""
 
 from fastapi import APIRouter, Query, status
+from fastapi.responses import StreamingResponse
 
 from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.models import RunStatus
 from storbench_api.runs import repository, service, tasks
-from storbench_api.runs.schemas import RunCreate, RunList, RunOut
+from storbench_api.runs.events import run_events
+from storbench_api.runs.schemas import RunCreate, RunList, RunOut, RunProgress
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
@@ -47,3 +49,25 @@ def cancel_run(run_id: IdPath, db: DB, principal: WriteAccess) -> RunOut:
     run = service.cancel_run(db, principal, run_id)
     db.commit()
     return service.describe_runs(db, [run], with_results=True)[0]
+
+
+@router.get("/{run_id}/progress", response_model=RunProgress, summary="Per-second progress of each host")
+def get_progress(run_id: IdPath, db: DB, principal: ReadAccess) -> RunProgress:
+    """IOPS, bandwidth and mean latency per direction for every second fio reported."""
+    return service.run_progress(db, service.get_run(db, principal.team_id, run_id))
+
+
+@router.get(
+    "/{run_id}/events",
+    summary="Live status and progress (Server-Sent Events)",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/event-stream": {}}}},
+)
+def stream_events(run_id: IdPath, db: DB, principal: ReadAccess) -> StreamingResponse:
+    """`status` events on every change and a `progress` event per host-second, until the run ends."""
+    service.get_run(db, principal.team_id, run_id)
+    return StreamingResponse(
+        run_events(principal.team_id, run_id),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -66,3 +66,32 @@ class RunList(BaseModel):
 
     items: list[RunOut]
     total: int
+
+
+class ProgressSampleOut(BaseModel):
+    """One second of one host's progress."""
+
+    id: int
+    elapsed_s: float
+    eta_s: float | None
+    percent: float | None
+    measured_at: datetime | None
+    received_at: datetime
+    directions: dict[str, dict[str, float]]
+
+
+class HostProgress(BaseModel):
+    """The per-second series of one host of a run."""
+
+    host_name: str
+    assignment_id: int
+    status: RunStatus
+    samples: list[ProgressSampleOut]
+
+
+class RunProgress(BaseModel):
+    """Per-second series of every host of a run, as stored with the result."""
+
+    run_id: int
+    status: RunStatus
+    hosts: list[HostProgress]

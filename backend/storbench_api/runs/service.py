@@ -1,7 +1,7 @@
 """Runs: starting, cancelling, and every status transition of runs and assignments."""
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -12,11 +12,19 @@ from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, Invalid, NotFound
 from storbench_api.fio_tools.service import ensure_safe_on_target, normalise_jobs
 from storbench_api.hosts.service import is_online, offline_reason
-from storbench_api.models import Assignment, Result, Run, RunStatus, Target
+from storbench_api.models import Assignment, ProgressSample, Result, Run, RunStatus, Target
 from storbench_api.plans import service as plans_service
 from storbench_api.results import service as results_service
 from storbench_api.runs import repository
-from storbench_api.runs.schemas import HostRef, RunCreate, RunOut, TargetRef
+from storbench_api.runs.schemas import (
+    HostProgress,
+    HostRef,
+    ProgressSampleOut,
+    RunCreate,
+    RunOut,
+    RunProgress,
+    TargetRef,
+)
 from storbench_api.settings import get_settings
 from storbench_api.targets import repository as targets_repository
 from storbench_fio.presets import get_preset
@@ -210,6 +218,29 @@ def _describe(run: Run, results: Sequence[Result]) -> RunOut:
     )
 
 
+def run_progress(db: Session, run: Run, after_id: int = 0) -> RunProgress:
+    """The run's per-second series per host (only samples newer than after_id)."""
+    samples = repository.progress_samples(db, [a.id for a in run.assignments], after_id)
+    by_assignment: dict[int, list[ProgressSampleOut]] = {}
+    for sample in samples:
+        by_assignment.setdefault(sample.assignment_id, []).append(
+            ProgressSampleOut.model_validate(sample, from_attributes=True)
+        )
+    return RunProgress(
+        run_id=run.id,
+        status=run.status,
+        hosts=[
+            HostProgress(
+                host_name=a.host.name,
+                assignment_id=a.id,
+                status=a.status,
+                samples=by_assignment.get(a.id, []),
+            )
+            for a in run.assignments
+        ],
+    )
+
+
 # ---- transitions reported by workers -------------------------------------------------
 
 
@@ -270,6 +301,28 @@ def record_output(
     _refresh_run_status(run)
     db.flush()
     return results
+
+
+def record_progress(db: Session, assignment: Assignment, samples: list[dict[str, Any]]) -> None:
+    """Keep the samples of a running assignment (late ones of a stopped one too: they were measured)."""
+    if assignment.status == RunStatus.queued:
+        raise Conflict(f"assignment {assignment.id} has not started")
+    for sample in samples:
+        db.add(
+            ProgressSample(
+                assignment_id=assignment.id,
+                elapsed_s=sample["elapsed_s"],
+                eta_s=sample["eta_s"],
+                percent=sample["percent"],
+                directions=sample["directions"],
+                measured_at=(
+                    datetime.fromtimestamp(sample["timestamp_ms"] / 1000, UTC)
+                    if sample.get("timestamp_ms")
+                    else None
+                ),
+            )
+        )
+    db.flush()
 
 
 def record_failure(db: Session, assignment: Assignment, reason: str) -> None:

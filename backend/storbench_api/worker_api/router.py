@@ -20,6 +20,7 @@ from storbench_api.worker_api.schemas import (
     FailureIn,
     FioOutputIn,
     Heartbeat,
+    ProgressIn,
     Stored,
     WorkerIdentity,
 )
@@ -91,6 +92,20 @@ def get_assignment(assignment_id: IdPath, host: CurrentHost, db: DB) -> Assignme
 def assignment_state(assignment_id: IdPath, host: CurrentHost, db: DB) -> AssignmentState:
     """Polled while fio runs; 'cancelled' tells the worker to stop fio."""
     assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
+    return AssignmentState(id=assignment.id, status=assignment.status)
+
+
+@router.post(
+    "/assignments/{assignment_id}/progress",
+    response_model=AssignmentState,
+    summary="Report a second of progress; the answer says whether to go on",
+)
+def report_progress(assignment_id: IdPath, body: ProgressIn, host: CurrentHost, db: DB) -> AssignmentState:
+    """Store per-second samples (shown live and kept with the result); 'cancelled' means stop fio."""
+    assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
+    runs_service.record_progress(db, assignment, [s.model_dump(mode="json") for s in body.samples])
+    record_heartbeat(host, None, None)
+    db.commit()
     return AssignmentState(id=assignment.id, status=assignment.status)
 
 

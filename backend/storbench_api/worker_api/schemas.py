@@ -1,6 +1,6 @@
 """Bodies exchanged with storbench workers."""
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -84,3 +84,27 @@ class Enrolled(BaseModel):
     host_id: IdField
     name: str
     worker_token: str
+
+
+class DirectionSample(BaseModel):
+    """One direction over one second."""
+
+    iops: float = Field(ge=0)
+    bw_bytes: float = Field(ge=0)
+    lat_mean_ns: float = Field(ge=0)
+
+
+class ProgressSampleIn(BaseModel):
+    """One second of fio's progress."""
+
+    elapsed_s: float = Field(ge=0, le=10**7)
+    eta_s: float | None = Field(default=None, ge=0, le=10**7)
+    percent: float | None = Field(default=None, ge=0, le=100)
+    timestamp_ms: int | None = Field(default=None, ge=0)
+    directions: dict[Literal["read", "write", "trim"], DirectionSample]
+
+
+class ProgressIn(BaseModel):
+    """Samples since the last report (may be empty: then it only asks whether to go on)."""
+
+    samples: list[ProgressSampleIn] = Field(default_factory=list, max_length=600)

@@ -1,5 +1,6 @@
 """The whole path on real parts: API process, Celery worker process, Redis, PostgreSQL, fio."""
 
+import json
 import os
 import subprocess
 from collections.abc import Iterator
@@ -187,3 +188,35 @@ def test_a_host_enrolls_itself_with_an_enrollment_token_and_keeps_its_credential
         stack.wait_for(
             lambda: api.get(f"/hosts/{host['id']}").json()["status"] == "online", 60, "the host to return"
         )
+
+
+def test_progress_streams_live_while_fio_runs_and_is_kept_with_the_result(
+    stack: Stack, host: dict[str, Any]
+) -> None:
+    job = {**QUICK_JOB, "name": "progress-read", "runtime": 4}
+    with stack.client() as api:
+        run = api.post("/runs", json={"target_id": host["target"]["id"], "jobs": [job]}).json()
+        events: list[tuple[str, dict[str, Any]]] = []
+        with api.stream("GET", f"/runs/{run['id']}/events", timeout=60) as response:
+            assert response.headers["content-type"].startswith("text/event-stream")
+            name = ""
+            for line in response.iter_lines():
+                if line.startswith("event: "):
+                    name = line.removeprefix("event: ")
+                elif line.startswith("data: "):
+                    events.append((name, json.loads(line.removeprefix("data: "))))
+        statuses = [data["status"] for kind, data in events if kind == "status"]
+        assert statuses[-1] == "completed"
+        assert "running" in statuses
+        progress = [data for kind, data in events if kind == "progress"]
+        # Progress arrived before the run completed, one sample per second of fio's status reports.
+        completed_at = next(i for i, (kind, data) in enumerate(events) if data.get("status") == "completed")
+        assert len([e for e in events[:completed_at] if e[0] == "progress"]) >= 2
+        assert all(p["directions"]["read"]["iops"] > 0 for p in progress)
+        assert all(p["host_name"] == "it-host" for p in progress)
+        assert progress[-1]["percent"] >= progress[0]["percent"]
+        stored = api.get(f"/runs/{run['id']}/progress").json()
+        assert len(stored["hosts"][0]["samples"]) == len(progress)
+        final = api.get(f"/runs/{run['id']}").json()["results"][0]["directions"]["read"]
+        mean_of_seconds = sum(p["directions"]["read"]["iops"] for p in progress) / len(progress)
+        assert mean_of_seconds == pytest.approx(final["iops"], rel=0.25)

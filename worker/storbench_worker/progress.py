@@ -1,0 +1,162 @@
+"""Per-second progress from fio's --status-interval JSON stream, read while fio runs."""
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+DIRECTIONS = ("read", "write", "trim")
+
+
+class StatusStream:
+    """Reads complete JSON documents as fio appends them to its output file."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._offset = 0
+        self._buffer = ""
+        self._decoder = json.JSONDecoder()
+
+    def new_documents(self) -> list[dict[str, Any]]:
+        """Documents completed since the last call; partial ones wait for the next."""
+        try:
+            with self._path.open("r", errors="replace") as handle:
+                handle.seek(self._offset)
+                chunk = handle.read()
+                self._offset = handle.tell()
+        except OSError:
+            return []
+        self._buffer += chunk
+        documents = []
+        while True:
+            start = self._buffer.find("{")
+            if start < 0:
+                self._buffer = ""
+                break
+            try:
+                document, end = self._decoder.raw_decode(self._buffer, start)
+            except json.JSONDecodeError:
+                self._buffer = self._buffer[start:]
+                break
+            self._buffer = self._buffer[end:]
+            if isinstance(document, dict) and isinstance(document.get("jobs"), list):
+                documents.append(document)
+        return documents
+
+
+def last_report(text: str) -> str | None:
+    """The text of the last complete fio report in a --status-interval stream: the final result."""
+    decoder = json.JSONDecoder()
+    position, found = 0, None
+    while (start := text.find("{", position)) >= 0:
+        try:
+            document, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            position = start + 1
+            continue
+        if isinstance(document, dict) and isinstance(document.get("jobs"), list):
+            found = text[start:end]
+        position = end
+    return found
+
+
+def _totals(document: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Per direction, summed over jobs: ios, bytes, runtime (ms, max) and latency sum (ns)."""
+    totals: dict[str, dict[str, float]] = {}
+    for job in document["jobs"]:
+        for direction in DIRECTIONS:
+            stats = job.get(direction)
+            if not isinstance(stats, dict):
+                continue
+            ios = float(stats.get("total_ios") or 0)
+            lat = stats.get("lat_ns") or {}
+            entry = totals.setdefault(
+                direction, {"ios": 0.0, "bytes": 0.0, "runtime_ms": 0.0, "lat_sum_ns": 0.0}
+            )
+            entry["ios"] += ios
+            entry["bytes"] += float(stats.get("io_bytes") or 0)
+            entry["runtime_ms"] = max(entry["runtime_ms"], float(stats.get("runtime") or 0))
+            entry["lat_sum_ns"] += float(lat.get("mean") or 0) * ios
+    return totals
+
+
+# fio reports INT_MAX as the ETA while it cannot estimate one.
+_UNKNOWN_ETA = 2**31 - 1
+
+
+def _planned_seconds(job: dict[str, Any]) -> float | None:
+    """runtime + ramp_time + startdelay of a job, from the options fio echoes back."""
+    options = job.get("job options") or {}
+    total = 0.0
+    for key in ("runtime", "ramp_time", "startdelay"):
+        match = re.match(r"\s*(\d+(?:\.\d+)?)\s*s?\s*$", str(options.get(key, "0")))
+        if match is None:
+            return None
+        total += float(match.group(1))
+    return total if options.get("runtime") else None
+
+
+def _eta(document: dict[str, Any]) -> tuple[float, float | None]:
+    """Elapsed and remaining seconds of the slowest job (None while fio cannot tell)."""
+    jobs = document["jobs"]
+    elapsed = max((float(j.get("elapsed") or 0) for j in jobs), default=0.0)
+    etas = [float(j.get("eta") or 0) for j in jobs]
+    if etas and max(etas) < _UNKNOWN_ETA:
+        return elapsed, max(etas)
+    planned = [p for p in (_planned_seconds(j) for j in jobs) if p is not None]
+    if planned:
+        return elapsed, max(0.0, max(planned) - elapsed)
+    return elapsed, None
+
+
+def sample_between(previous: dict[str, Any] | None, current: dict[str, Any]) -> dict[str, Any] | None:
+    """IOPS, bandwidth and mean latency per direction over the interval between two reports."""
+    now = _totals(current)
+    before = _totals(previous) if previous is not None else {}
+    directions: dict[str, dict[str, float]] = {}
+    for direction, totals in now.items():
+        old = before.get(direction, {"ios": 0.0, "bytes": 0.0, "runtime_ms": 0.0, "lat_sum_ns": 0.0})
+        seconds = (totals["runtime_ms"] - old["runtime_ms"]) / 1000
+        ios = totals["ios"] - old["ios"]
+        if seconds <= 0 or ios < 0:
+            continue
+        directions[direction] = {
+            "iops": ios / seconds,
+            "bw_bytes": (totals["bytes"] - old["bytes"]) / seconds,
+            "lat_mean_ns": (totals["lat_sum_ns"] - old["lat_sum_ns"]) / ios if ios else 0.0,
+        }
+    if not directions:
+        return None
+    elapsed, eta = _eta(current)
+    percent = None
+    if eta is not None and elapsed + eta > 0:
+        percent = round(min(100 * elapsed / (elapsed + eta), 100.0), 1)
+    return {
+        "timestamp_ms": int(current.get("timestamp_ms") or 0),
+        "elapsed_s": elapsed,
+        "eta_s": eta,
+        "percent": percent,
+        "directions": directions,
+    }
+
+
+class ProgressReporter:
+    """Turns fio's status stream into samples and hands them to `send`, once a second."""
+
+    def __init__(self, stream: StatusStream) -> None:
+        self._stream = stream
+        self._previous: dict[str, Any] | None = None
+        self.pending: list[dict[str, Any]] = []
+
+    def collect(self) -> list[dict[str, Any]]:
+        """New samples since the last call, kept pending until `sent` is called."""
+        for document in self._stream.new_documents():
+            sample = sample_between(self._previous, document)
+            self._previous = document
+            if sample is not None:
+                self.pending.append(sample)
+        return list(self.pending)
+
+    def sent(self, count: int) -> None:
+        """The server stored the first `count` pending samples."""
+        del self.pending[:count]

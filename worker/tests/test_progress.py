@@ -1,0 +1,62 @@
+"""Per-second progress from the real fio's --status-interval stream."""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from storbench_worker.progress import ProgressReporter, StatusStream, last_report
+
+
+@pytest.fixture(scope="module")
+def status_stream(tmp_path_factory: pytest.TempPathFactory) -> str:
+    work = tmp_path_factory.mktemp("fio")
+    argv = [
+        "fio",
+        "--output-format=json+",
+        "--status-interval=1",
+        f"--directory={work}",
+        "--name=r",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=8m",
+        "--runtime=3",
+        "--time_based",
+        "--ioengine=psync",
+    ]
+    return subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+
+
+def test_each_second_becomes_a_sample_with_rates_and_progress(status_stream: str, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    out.write_text(status_stream)
+    samples = ProgressReporter(StatusStream(out)).collect()
+    assert len(samples) >= 3
+    for sample in samples:
+        read = sample["directions"]["read"]
+        assert read["iops"] > 0
+        assert read["bw_bytes"] == pytest.approx(read["iops"] * 4096, rel=0.01)
+        assert read["lat_mean_ns"] > 0
+    percents = [s["percent"] for s in samples]
+    assert percents == sorted(percents) and percents[-1] == 100.0
+
+
+def test_a_document_cut_in_half_waits_for_its_end(status_stream: str, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    half = len(status_stream) // 2
+    out.write_text(status_stream[:half])
+    stream = StatusStream(out)
+    first = stream.new_documents()
+    with out.open("a") as handle:
+        handle.write(status_stream[half:])
+    rest = stream.new_documents()
+    whole = StatusStream(tmp_path / "whole.json")
+    (tmp_path / "whole.json").write_text(status_stream)
+    assert len(first) + len(rest) == len(whole.new_documents())
+
+
+def test_the_last_report_is_the_final_result(status_stream: str) -> None:
+    final = last_report("fio: some warning\n" + status_stream)
+    assert final is not None and final.lstrip().startswith("{")
+    assert '"clat_ns"' in final
+    assert last_report("not json at all") is None
