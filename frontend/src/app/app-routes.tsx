@@ -1,8 +1,11 @@
 import { Route, Routes } from "react-router";
 import { AppShell } from "./app-shell";
 import { RequireAuth } from "./require-auth";
+import { AccountRoute } from "./routes/account";
+import { AuditRoute } from "./routes/audit";
 import { DashboardRoute } from "./routes/dashboard";
 import { HostsRoute } from "./routes/hosts";
+import { InviteRoute } from "./routes/invite";
 import { LoginRoute } from "./routes/login";
 import { NotFoundRoute } from "./routes/not-found";
 import { PlansRoute } from "./routes/plans";
@@ -10,11 +13,14 @@ import { ResultsRoute } from "./routes/results";
 import { RunDetailRoute } from "./routes/run-detail";
 import { RunsRoute } from "./routes/runs";
 import { TargetsRoute } from "./routes/targets";
+import { TeamRoute } from "./routes/team";
+import { TokensRoute } from "./routes/tokens";
 
 export function AppRoutes() {
   return (
     <Routes>
       <Route path="/login" element={<LoginRoute />} />
+      <Route path="/invite/:token" element={<InviteRoute />} />
       <Route
         element={
           <RequireAuth>
@@ -29,6 +35,10 @@ export function AppRoutes() {
         <Route path="runs" element={<RunsRoute />} />
         <Route path="runs/:id" element={<RunDetailRoute />} />
         <Route path="results" element={<ResultsRoute />} />
+        <Route path="team" element={<TeamRoute />} />
+        <Route path="audit" element={<AuditRoute />} />
+        <Route path="settings/tokens" element={<TokensRoute />} />
+        <Route path="settings/account" element={<AccountRoute />} />
         <Route path="*" element={<NotFoundRoute />} />
       </Route>
     </Routes>

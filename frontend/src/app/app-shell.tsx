@@ -1,21 +1,31 @@
 import { NavLink, Outlet } from "react-router";
-import { useMe } from "../features/auth/api/get-me";
+import { ApiErrorAlert } from "../components/ui/api-error-alert";
+import { useSession } from "../features/auth/api/get-session";
+import { useLogout } from "../features/auth/api/logout";
+import { useSwitchTeam } from "../features/auth/api/switch-team";
 import { useHealth } from "../features/system/api/get-health";
-import { clearToken } from "../lib/auth-token";
+import { TeamMenu } from "../features/teams/components/team-menu";
+import { isOwner } from "../lib/roles";
 
 const NAV = [
-  { to: "/", label: "Dashboard", end: true },
-  { to: "/runs", label: "Runs", end: false },
-  { to: "/results", label: "Results", end: false },
-  { to: "/plans", label: "Plans", end: false },
-  { to: "/targets", label: "Targets", end: false },
-  { to: "/hosts", label: "Hosts", end: false },
+  { to: "/", label: "Dashboard", end: true, ownersOnly: false },
+  { to: "/runs", label: "Runs", end: false, ownersOnly: false },
+  { to: "/results", label: "Results", end: false, ownersOnly: false },
+  { to: "/plans", label: "Plans", end: false, ownersOnly: false },
+  { to: "/targets", label: "Targets", end: false, ownersOnly: false },
+  { to: "/hosts", label: "Hosts", end: false, ownersOnly: false },
+  { to: "/team", label: "Team", end: false, ownersOnly: false },
+  { to: "/settings/tokens", label: "Tokens", end: false, ownersOnly: true },
+  { to: "/audit", label: "Audit", end: false, ownersOnly: true },
 ];
 
-/** Navigation, who is signed in, and the page. */
+/** Navigation, the team and who is signed in, and the page. */
 export function AppShell() {
-  const me = useMe();
+  const session = useSession().data;
   const health = useHealth();
+  const switchMutation = useSwitchTeam();
+  const logoutMutation = useLogout();
+  const owner = isOwner(session?.role);
   return (
     <div className="shell">
       <a href="#main" className="skip-link">
@@ -25,7 +35,7 @@ export function AppShell() {
         <span className="brand">storbench</span>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((item) => (
+            {NAV.filter((item) => owner || !item.ownersOnly).map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to} end={item.end}>
                   {item.label}
@@ -35,19 +45,33 @@ export function AppShell() {
           </ul>
         </nav>
         <div className="account">
-          {me.data ? (
+          {session ? (
             <>
-              <span className="team" title="Team">
-                {me.data.team.name}
+              <TeamMenu
+                // A new team is a new menu: closed, with nothing of the previous one.
+                key={session.team.id}
+                current={session.team}
+                onSwitch={(teamId) => switchMutation.mutate(teamId)}
+                switching={switchMutation.isPending}
+                switchError={switchMutation.error}
+              />
+              <span className="email">{session.email}</span>
+              <span className="tag" title="Your role in this team">
+                {session.role}
               </span>
-              <span className="email">{me.data.email}</span>
-              <span className="tag">{me.data.role}</span>
             </>
           ) : null}
-          <button type="button" className="button button-small" onClick={() => clearToken()}>
+          <NavLink to="/settings/account">Account</NavLink>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={logoutMutation.isPending}
+            onClick={() => logoutMutation.mutate()}
+          >
             Sign out
           </button>
         </div>
+        {logoutMutation.error ? <ApiErrorAlert error={logoutMutation.error} title="Could not sign out" /> : null}
       </header>
       <main id="main" className="page">
         <Outlet />

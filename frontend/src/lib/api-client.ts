@@ -1,8 +1,9 @@
-// The one place that talks HTTP to the API: adds the bearer token, turns
-// non-2xx answers into ApiError and drops the token on any 401.
+// The one place that talks HTTP to the API. The session cookie goes along by itself (same
+// origin); this adds the CSRF token to every change, turns non-2xx answers into ApiError and
+// ends the session on any 401.
 
-import { clearToken, getToken } from "./auth-token";
 import type { ApiErrorBody, ApiErrorDetail } from "./api-types";
+import { endSession, getCsrfToken } from "./session";
 
 export const API_PREFIX = "/api/v1";
 
@@ -36,9 +37,16 @@ export interface RequestOptions {
   multipart?: FormData;
   query?: Query;
   signal?: AbortSignal;
-  /** Public endpoints (login, health) send no token. */
+  /**
+   * false for public endpoints (sign-in, invitations, health): a 401 there is about the
+   * credentials sent, not the end of the session.
+   */
   auth?: boolean;
+  /** Authenticate with this bearer token instead of the session cookie. */
+  bearer?: string;
 }
+
+export const CSRF_HEADER = "X-CSRF-Token";
 
 export function apiUrl(path: string, query?: Query): string {
   const params = new URLSearchParams();
@@ -50,7 +58,7 @@ export function apiUrl(path: string, query?: Query): string {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = "GET", json, form, multipart, query, signal, auth = true } = options;
+  const { method = "GET", json, form, multipart, query, signal, auth = true, bearer } = options;
   const headers: Record<string, string> = { Accept: "application/json" };
   let body: string | FormData | undefined;
   if (json !== undefined) {
@@ -62,14 +70,13 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   } else if (multipart !== undefined) {
     body = multipart;
   }
-  if (auth) {
-    const token = getToken();
-    if (token) headers.Authorization = `Bearer ${token}`;
-  }
+  const csrf = getCsrfToken();
+  if (method !== "GET" && csrf) headers[CSRF_HEADER] = csrf;
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
 
   let response: Response;
   try {
-    response = await fetch(apiUrl(path, query), { method, headers, body, signal });
+    response = await fetch(apiUrl(path, query), { method, headers, body, signal, credentials: "same-origin" });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError(0, {
@@ -78,7 +85,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     });
   }
 
-  if (response.status === 401) clearToken();
+  if (response.status === 401 && auth && !bearer) endSession();
   if (!response.ok) throw new ApiError(response.status, await readErrorBody(response));
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;

@@ -50,6 +50,140 @@ export interface Me {
   role: Role;
 }
 
+/** The browser session: who is signed in, and the CSRF token to echo in X-CSRF-Token on changes. */
+export interface Session extends Me {
+  csrf_token: string;
+}
+
+export interface LoginRequest {
+  email: string;
+  password: string;
+}
+
+export interface PasswordChange {
+  current_password: string;
+  /** At least 10 characters. */
+  new_password: string;
+}
+
+// Teams, members and invitations
+
+/** A team the user belongs to; `current` is the one the session acts in. */
+export interface TeamMembership {
+  id: number;
+  name: string;
+  role: Role;
+  current: boolean;
+}
+
+export interface TeamCreate {
+  name: string;
+}
+
+export interface Member {
+  user_id: number;
+  email: string;
+  role: Role;
+  joined_at: IsoDateTime;
+}
+
+export interface MemberUpdate {
+  role: Role;
+}
+
+export interface Invitation {
+  id: number;
+  role: Role;
+  /** Only this address may accept; null: anyone with the link. */
+  email: string | null;
+  expires_at: IsoDateTime;
+  accepted_at: IsoDateTime | null;
+  revoked_at: IsoDateTime | null;
+}
+
+export interface InvitationCreate {
+  role: Role;
+  email?: string;
+  expires_in_hours: number;
+}
+
+export interface InvitationCreated extends Invitation {
+  /** Shown once. */
+  token: string;
+  /** Path of the invitation page: "/invite/<token>". */
+  link: string;
+}
+
+export interface InvitationAccept {
+  token: string;
+  email: string;
+  password: string;
+}
+
+// API and enrollment tokens
+
+export interface ApiToken {
+  id: number;
+  name: string | null;
+  role: Role | null;
+  created_at: IsoDateTime;
+  expires_at: IsoDateTime | null;
+  last_used_at: IsoDateTime | null;
+  revoked_at: IsoDateTime | null;
+}
+
+export interface ApiTokenCreate {
+  name: string;
+  role: Role;
+  /** null: never expires. */
+  expires_in_days: number | null;
+}
+
+export interface ApiTokenCreated extends ApiToken {
+  /** Shown once. */
+  token: string;
+}
+
+export interface EnrollmentToken {
+  id: number;
+  name: string | null;
+  created_at: IsoDateTime;
+  expires_at: IsoDateTime;
+  /** null: any number of hosts. */
+  uses_left: number | null;
+  last_used_at: IsoDateTime | null;
+  revoked_at: IsoDateTime | null;
+}
+
+export interface EnrollmentTokenCreate {
+  name?: string;
+  expires_in_hours: number;
+  uses?: number;
+}
+
+export interface EnrollmentTokenCreated extends EnrollmentToken {
+  /** Shown once. */
+  token: string;
+  command: string;
+}
+
+// Audit log
+
+export interface AuditEvent {
+  id: number;
+  created_at: IsoDateTime;
+  actor: string;
+  action: string;
+  resource_type: string;
+  resource_id: number | null;
+  hosts: string[];
+  details: Record<string, unknown>;
+}
+
+export interface AuditListParams extends PageParams {
+  action?: string;
+}
+
 export interface Health {
   status: "ok";
   version: string;

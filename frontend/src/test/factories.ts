@@ -1,6 +1,24 @@
 // Contract-shaped API objects with keyword defaults.
 
-import type { Direction, Host, Me, Page, Plan, Preset, Result, Run, Target } from "../lib/api-types";
+import type {
+  ApiToken,
+  AuditEvent,
+  Direction,
+  EnrollmentToken,
+  Host,
+  Invitation,
+  Me,
+  Member,
+  Page,
+  Plan,
+  Preset,
+  Result,
+  Role,
+  Run,
+  Session,
+  Target,
+  TeamMembership,
+} from "../lib/api-types";
 
 const CREATED = "2025-03-01T10:00:00Z";
 
@@ -10,6 +28,70 @@ export function page<T>(items: T[], total = items.length): Page<T> {
 
 export function makeMe(overrides: Partial<Me> = {}): Me {
   return { id: 1, email: "ada@example.com", team: { id: 1, name: "Storage QA" }, role: "owner", ...overrides };
+}
+
+export function makeSession(overrides: Partial<Session> = {}): Session {
+  return { ...makeMe(), csrf_token: "csrf-test-token", ...overrides };
+}
+
+export function makeTeamMembership(overrides: Partial<TeamMembership> = {}): TeamMembership {
+  return { id: 1, name: "Storage QA", role: "owner", current: true, ...overrides };
+}
+
+export function makeMember(overrides: Partial<Member> = {}): Member {
+  return { user_id: 1, email: "ada@example.com", role: "owner", joined_at: CREATED, ...overrides };
+}
+
+export function makeInvitation(overrides: Partial<Invitation> = {}): Invitation {
+  return {
+    id: 4,
+    role: "member",
+    email: null,
+    expires_at: "2099-01-01T00:00:00Z",
+    accepted_at: null,
+    revoked_at: null,
+    ...overrides,
+  };
+}
+
+export function makeApiToken(overrides: Partial<ApiToken> = {}): ApiToken {
+  return {
+    id: 6,
+    name: "nightly regression",
+    role: "member",
+    created_at: CREATED,
+    expires_at: "2099-01-01T00:00:00Z",
+    last_used_at: null,
+    revoked_at: null,
+    ...overrides,
+  };
+}
+
+export function makeEnrollmentToken(overrides: Partial<EnrollmentToken> = {}): EnrollmentToken {
+  return {
+    id: 2,
+    name: "rack 4",
+    created_at: CREATED,
+    expires_at: "2099-01-01T00:00:00Z",
+    uses_left: null,
+    last_used_at: null,
+    revoked_at: null,
+    ...overrides,
+  };
+}
+
+export function makeAuditEvent(overrides: Partial<AuditEvent> = {}): AuditEvent {
+  return {
+    id: 30,
+    created_at: CREATED,
+    actor: "ada@example.com",
+    action: "run.started",
+    resource_type: "run",
+    resource_id: 7,
+    hosts: ["nfs-client-01"],
+    details: { target: "netapp-vol1" },
+    ...overrides,
+  };
 }
 
 export function makeHost(overrides: Partial<Host> = {}): Host {
@@ -127,10 +209,19 @@ export function makeRun(overrides: Partial<Run> = {}): Run {
   };
 }
 
-/** What the app shell asks for on every signed-in page. */
-export function shellRoutes() {
+/** What the app asks for on every signed-in page: the session (restored from its cookie) and health. */
+export function shellRoutes({ role = "owner" }: { role?: Role } = {}) {
   return {
-    "GET /api/v1/auth/me": { body: makeMe() },
+    "GET /api/v1/auth/session": { body: makeSession({ role }) },
+    "GET /api/v1/teams": { body: page([makeTeamMembership({ role })]) },
+    "GET /api/v1/health": { body: { status: "ok", version: "0.1.0", mode: "embedded" } },
+  };
+}
+
+/** No session cookie: the server answers 401 to GET /auth/session. */
+export function signedOutRoutes() {
+  return {
+    "GET /api/v1/auth/session": { status: 401, body: { code: "unauthorized", message: "authentication required" } },
     "GET /api/v1/health": { body: { status: "ok", version: "0.1.0", mode: "embedded" } },
   };
 }

@@ -8,6 +8,8 @@ export interface FakeRequest {
   path: string;
   query: URLSearchParams;
   headers: Record<string, string>;
+  /** Whether the browser would send cookies ("same-origin" for every API call). */
+  credentials: RequestCredentials | undefined;
   /** Parsed JSON, the raw text, or the FormData of a multipart upload. */
   body: unknown;
   rawBody: string | undefined;
@@ -40,7 +42,15 @@ export function installFakeApi(routes: Record<string, FakeHandler>): FakeApi {
     if (rawBody && headers["Content-Type"] === "application/json") body = JSON.parse(rawBody);
     // Uploads: the test reads the fields and files the app put in the form.
     if (init.body instanceof FormData) body = init.body;
-    const request: FakeRequest = { method, path: url.pathname, query: url.searchParams, headers, body, rawBody };
+    const request: FakeRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+      credentials: init.credentials,
+      body,
+      rawBody,
+    };
     calls.push(request);
 
     const handler = handlers.get(`${method} ${url.pathname}`);

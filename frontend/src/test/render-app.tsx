@@ -3,12 +3,13 @@ import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
 import { AppRoutes } from "../app/app-routes";
 import { AppProviders } from "../app/providers";
-import { setToken } from "../lib/auth-token";
 import { createQueryClient } from "../lib/query-client";
 
-/** The whole app (real routes, real providers) at a path, optionally signed in. */
-export function renderApp(path: string, { signedIn = true }: { signedIn?: boolean } = {}) {
-  if (signedIn) setToken("test-token", new Date(Date.now() + 3_600_000).toISOString());
+/**
+ * The whole app (real routes, real providers) at a path. Signed in or not is the fake API's
+ * answer to GET /auth/session (shellRoutes / signedOutRoutes), as on a real page load.
+ */
+export function renderApp(path: string) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({
     queries: { ...queryClient.getDefaultOptions().queries, retry: false },

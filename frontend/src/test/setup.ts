@@ -1,6 +1,7 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
+import { setCsrfToken } from "../lib/session";
 
 // jsdom has no layout: Recharts' ResponsiveContainer needs a ResizeObserver to exist.
 class NoopResizeObserver {
@@ -12,5 +13,5 @@ globalThis.ResizeObserver ??= NoopResizeObserver as unknown as typeof ResizeObse
 
 afterEach(() => {
   cleanup();
-  sessionStorage.clear();
+  setCsrfToken(null);
 });

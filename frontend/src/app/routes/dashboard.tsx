@@ -1,13 +1,17 @@
 import { Link } from "react-router";
 import { PageHeader } from "../../components/ui/page-header";
+import { ViewerNote } from "../../components/ui/viewer-note";
+import { useRole } from "../../features/auth/api/get-session";
 import { QueryState } from "../../components/ui/query-state";
 import { useHosts } from "../../features/hosts/api/list-hosts";
 import { useRuns } from "../../features/runs/api/list-runs";
 import { RunsTable } from "../../features/runs/components/runs-table";
 import { useTargets } from "../../features/targets/api/list-targets";
+import { canWrite } from "../../lib/roles";
 import { StartRunPanel } from "./start-run-panel";
 
 export function DashboardRoute() {
+  const role = useRole();
   const hosts = useHosts();
   const targets = useTargets();
   const runs = useRuns({ limit: 10 });
@@ -47,7 +51,7 @@ export function DashboardRoute() {
             <RunsTable runs={runs.data?.items ?? []} caption="Recent runs" />
           </QueryState>
         </section>
-        <StartRunPanel />
+        {canWrite(role) ? <StartRunPanel /> : <ViewerNote action="start runs" />}
       </div>
     </>
   );

@@ -1,6 +1,6 @@
 import { Navigate, useLocation, useNavigate } from "react-router";
+import { useSession } from "../../features/auth/api/get-session";
 import { LoginForm } from "../../features/auth/components/login-form";
-import { useAuthToken } from "../../lib/use-auth-token";
 
 function safeRedirect(from: unknown): string {
   // Only same-app paths: never bounce to another origin after sign-in.
@@ -8,11 +8,11 @@ function safeRedirect(from: unknown): string {
 }
 
 export function LoginRoute() {
-  const token = useAuthToken();
+  const session = useSession();
   const navigate = useNavigate();
   const location = useLocation();
   const from = safeRedirect((location.state as { from?: unknown } | null)?.from);
-  if (token) return <Navigate to={from} replace />;
+  if (session.data) return <Navigate to={from} replace />;
   return (
     <main className="page page-narrow login-page">
       <LoginForm onSignedIn={() => navigate(from, { replace: true })} />

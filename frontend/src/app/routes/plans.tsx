@@ -1,13 +1,17 @@
 import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
+import { ViewerNote } from "../../components/ui/viewer-note";
+import { useRole } from "../../features/auth/api/get-session";
 import { usePlans } from "../../features/plans/api/list-plans";
 import { usePresets } from "../../features/plans/api/list-presets";
 import { NewPlanForm } from "../../features/plans/components/new-plan-form";
 import { PlansTable } from "../../features/plans/components/plans-table";
 import { PresetsTable } from "../../features/plans/components/presets-table";
+import { canWrite } from "../../lib/roles";
 import { ShownOf } from "./shown-of";
 
 export function PlansRoute() {
+  const role = useRole();
   const plans = usePlans();
   const presets = usePresets();
   return (
@@ -20,7 +24,7 @@ export function PlansRoute() {
           <ShownOf page={plans.data} noun="plans" />
         </QueryState>
       </section>
-      <NewPlanForm presets={presets.data?.items ?? []} />
+      {canWrite(role) ? <NewPlanForm presets={presets.data?.items ?? []} /> : <ViewerNote action="save plans" />}
       <section aria-labelledby="presets-heading">
         <h2 id="presets-heading">Presets</h2>
         <QueryState isPending={presets.isPending} error={presets.error} label="presets">

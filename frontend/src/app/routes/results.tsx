@@ -2,6 +2,8 @@ import { useCallback } from "react";
 import { useSearchParams } from "react-router";
 import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
+import { ViewerNote } from "../../components/ui/viewer-note";
+import { useRole } from "../../features/auth/api/get-session";
 import { useResults } from "../../features/results/api/list-results";
 import { ComparisonChart } from "../../features/results/components/comparison-chart";
 import { ImportResultsForm } from "../../features/results/components/import-results-form";
@@ -9,6 +11,7 @@ import { ResultsFilters, type ResultFilterValues } from "../../features/results/
 import { ResultsTable } from "../../features/results/components/results-table";
 import { useTargets } from "../../features/targets/api/list-targets";
 import type { ResultListParams } from "../../lib/api-types";
+import { canWrite } from "../../lib/roles";
 
 const PAGE_SIZE = 50;
 /** The chart compares up to this many of the filtered results (the server's page limit). */
@@ -40,6 +43,7 @@ const PARAM_OF: Record<keyof ResultFilterValues, string> = {
 
 /** The team's result history (filters and page in the URL), its comparison chart, and imports. */
 export function ResultsRoute() {
+  const role = useRole();
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const offset = Math.max(0, Number(params.get("offset")) || 0);
@@ -125,7 +129,7 @@ export function ResultsRoute() {
             </QueryState>
           </section>
         </div>
-        <ImportResultsForm targets={targetItems} />
+        {canWrite(role) ? <ImportResultsForm targets={targetItems} /> : <ViewerNote action="import results" />}
       </div>
     </>
   );

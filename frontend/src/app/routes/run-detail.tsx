@@ -1,11 +1,14 @@
 import { useParams } from "react-router";
+import { useRole } from "../../features/auth/api/get-session";
+import { canWrite } from "../../lib/roles";
 import { NotFoundRoute } from "./not-found";
 import { RunDetail } from "../../features/runs/components/run-detail";
 
 export function RunDetailRoute() {
   const { id } = useParams();
+  const role = useRole();
   const runId = Number(id);
   if (!Number.isInteger(runId) || runId <= 0) return <NotFoundRoute />;
   // key: a new id is a new page, with no state carried over.
-  return <RunDetail key={runId} runId={runId} />;
+  return <RunDetail key={runId} runId={runId} canCancel={canWrite(role)} />;
 }

@@ -1,16 +1,20 @@
 import { useSearchParams } from "react-router";
 import { FormField } from "../../components/ui/form-field";
 import { PageHeader } from "../../components/ui/page-header";
+import { ViewerNote } from "../../components/ui/viewer-note";
+import { useRole } from "../../features/auth/api/get-session";
 import { QueryState } from "../../components/ui/query-state";
 import { useRuns } from "../../features/runs/api/list-runs";
 import { RunsTable } from "../../features/runs/components/runs-table";
 import type { RunStatus } from "../../lib/api-types";
+import { canWrite } from "../../lib/roles";
 import { RUN_STATUSES } from "../../lib/status";
 import { StartRunPanel } from "./start-run-panel";
 
 const PAGE_SIZE = 50;
 
 export function RunsRoute() {
+  const role = useRole();
   const [params, setParams] = useSearchParams();
   const statusParam = params.get("status");
   const status = RUN_STATUSES.includes(statusParam as RunStatus) ? (statusParam as RunStatus) : undefined;
@@ -35,7 +39,7 @@ export function RunsRoute() {
   return (
     <>
       <PageHeader title="Runs" />
-      <StartRunPanel />
+      {canWrite(role) ? <StartRunPanel /> : <ViewerNote action="start runs" />}
       <section aria-labelledby="run-list-heading">
         <div className="section-header">
           <h2 id="run-list-heading">All runs</h2>

@@ -1,27 +1,29 @@
 import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
-import { useMe } from "../../features/auth/api/get-me";
+import { ViewerNote } from "../../components/ui/viewer-note";
+import { useRole } from "../../features/auth/api/get-session";
 import { useHosts } from "../../features/hosts/api/list-hosts";
 import { useTargets } from "../../features/targets/api/list-targets";
 import { NewTargetForm } from "../../features/targets/components/new-target-form";
 import { TargetsTable } from "../../features/targets/components/targets-table";
+import { canWrite, isOwner } from "../../lib/roles";
 import { ShownOf } from "./shown-of";
 
 export function TargetsRoute() {
   const targets = useTargets();
   const hosts = useHosts();
-  const me = useMe();
+  const role = useRole();
   return (
     <>
       <PageHeader title="Targets" />
       <div className="layout-main-side">
         <section aria-label="Target list">
           <QueryState isPending={targets.isPending} error={targets.error} label="targets">
-            <TargetsTable targets={targets.data?.items ?? []} canManageDestructive={me.data?.role === "owner"} />
+            <TargetsTable targets={targets.data?.items ?? []} canManageDestructive={isOwner(role)} />
             <ShownOf page={targets.data} noun="targets" />
           </QueryState>
         </section>
-        <NewTargetForm hosts={hosts.data?.items ?? []} />
+        {canWrite(role) ? <NewTargetForm hosts={hosts.data?.items ?? []} /> : <ViewerNote action="add targets" />}
       </div>
     </>
   );

@@ -1,8 +1,11 @@
 import type { HostStatus, RunStatus } from "../../lib/api-types";
+import type { CredentialStatus, InvitationStatus } from "../../lib/credential-status";
 
 type Tone = "ok" | "info" | "warn" | "bad" | "muted";
 
-const TONES: Record<HostStatus | RunStatus, Tone> = {
+type Status = HostStatus | RunStatus | InvitationStatus | CredentialStatus;
+
+const TONES: Record<Status, Tone> = {
   online: "ok",
   busy: "info",
   offline: "muted",
@@ -11,9 +14,15 @@ const TONES: Record<HostStatus | RunStatus, Tone> = {
   completed: "ok",
   failed: "bad",
   cancelled: "warn",
+  pending: "info",
+  accepted: "ok",
+  active: "ok",
+  expired: "muted",
+  revoked: "warn",
+  "used up": "muted",
 };
 
 /** A status word in a coloured pill; the word itself carries the meaning. */
-export function StatusBadge({ status }: { status: HostStatus | RunStatus }) {
+export function StatusBadge({ status }: { status: Status }) {
   return <span className={`badge badge-${TONES[status] ?? "muted"}`}>{status}</span>;
 }

@@ -1,24 +1,14 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { TokenResponse } from "../../../lib/api-types";
-import { setToken } from "../../../lib/auth-token";
+import type { LoginRequest, Session } from "../../../lib/api-types";
+import { startSession } from "../../../lib/session";
 
-export interface Credentials {
-  email: string;
-  password: string;
-}
-
-/** POST /auth/token (OAuth2 password form); stores the token on success. */
-export async function login({ email, password }: Credentials): Promise<TokenResponse> {
-  const token = await apiRequest<TokenResponse>("/auth/token", {
-    method: "POST",
-    form: { username: email, password },
-    auth: false,
-  });
-  setToken(token.access_token, token.expires_at);
-  return token;
+/** POST /auth/login: the server sets the HttpOnly session cookie and answers with the CSRF token. */
+export function login(credentials: LoginRequest): Promise<Session> {
+  return apiRequest<Session>("/auth/login", { method: "POST", json: credentials, auth: false });
 }
 
 export function useLogin() {
-  return useMutation({ mutationFn: login });
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: login, onSuccess: (session) => startSession(queryClient, session) });
 }

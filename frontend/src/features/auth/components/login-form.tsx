@@ -3,7 +3,7 @@ import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { useLogin } from "../api/login";
 
-/** Email and password; calls onSignedIn once the token is stored. */
+/** Email and password; calls onSignedIn once the session cookie is set. */
 export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");

@@ -9,6 +9,7 @@ describe("add host form", () => {
     const api = installFakeApi({
       ...shellRoutes(),
       "GET /api/v1/hosts": { body: page([makeHost({ status: "offline", last_seen_at: null, fio_version: null })]) },
+      "GET /api/v1/enrollment-tokens": { body: page([]) },
       "POST /api/v1/hosts": { status: 201, body: { ...makeHost({ id: 2, name: "efs-client" }), worker_token: "wt_abc123" } },
     });
     const { user } = renderApp("/hosts");

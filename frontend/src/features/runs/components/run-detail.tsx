@@ -16,7 +16,7 @@ import { ResultSummary } from "./result-summary";
 const KIND_LABELS = { directory: "directory", block_device: "block device" } as const;
 
 /** One run, followed live (status, elapsed time) until it reaches a terminal state. */
-export function RunDetail({ runId }: { runId: number }) {
+export function RunDetail({ runId, canCancel = true }: { runId: number; canCancel?: boolean }) {
   const runQuery = useRun(runId);
   const run = runQuery.data;
   const active = run ? isRunActive(run.status) : false;
@@ -44,7 +44,7 @@ export function RunDetail({ runId }: { runId: number }) {
         <span className="run-status">
           Status: <span role="status">{<StatusBadge status={run.status} />}</span>
         </span>
-        {active ? <CancelButton runId={run.id} /> : null}
+        {active && canCancel ? <CancelButton runId={run.id} /> : null}
       </PageHeader>
       {runQuery.error ? <ApiErrorAlert error={runQuery.error} title="Live updates failed" /> : null}
       <RunFacts run={run} now={now} />

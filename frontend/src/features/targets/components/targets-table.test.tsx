@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { installFakeApi } from "../../../test/fake-api";
-import { makeHost, makeMe, makeTarget, page, shellRoutes } from "../../../test/factories";
+import { makeHost, makeTarget, page, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
 const directory = makeTarget({ id: 3, name: "netapp-vol1" });
@@ -9,8 +9,7 @@ const device = makeTarget({ id: 8, name: "nvme-scratch", path: "/dev/nvme1n1", k
 
 function routes(role: "owner" | "member", targets = [directory, device]) {
   return {
-    ...shellRoutes(),
-    "GET /api/v1/auth/me": { body: makeMe({ role }) },
+    ...shellRoutes({ role }),
     "GET /api/v1/hosts": { body: page([makeHost()]) },
     "GET /api/v1/targets": { body: page(targets) },
   };

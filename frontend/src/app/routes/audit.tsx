@@ -1,0 +1,94 @@
+import { useSearchParams } from "react-router";
+import { FormField } from "../../components/ui/form-field";
+import { PageHeader } from "../../components/ui/page-header";
+import { QueryState } from "../../components/ui/query-state";
+import { useAuditEvents } from "../../features/audit/api/list-audit-events";
+import { AUDIT_ACTIONS } from "../../features/audit/components/audit-actions";
+import { AuditTable } from "../../features/audit/components/audit-table";
+import { useRole } from "../../features/auth/api/get-session";
+import { isOwner } from "../../lib/roles";
+
+const PAGE_SIZE = 50;
+
+export function AuditRoute() {
+  const owner = isOwner(useRole());
+  return (
+    <>
+      <PageHeader title="Audit log" />
+      {owner ? <AuditLog /> : <p className="muted">Only team owners can read the audit log.</p>}
+    </>
+  );
+}
+
+/** Who started, cancelled, created or changed what; action and page live in the URL. */
+function AuditLog() {
+  const [params, setParams] = useSearchParams();
+  const action = params.get("action") ?? "";
+  const offset = Math.max(0, Number(params.get("offset")) || 0);
+  const events = useAuditEvents({ action: action || undefined, limit: PAGE_SIZE, offset });
+  const total = events.data?.total ?? 0;
+  const actions: string[] = [...AUDIT_ACTIONS];
+  if (action && !actions.includes(action)) actions.push(action);
+
+  function update(next: { action?: string; offset?: number }) {
+    setParams((current) => {
+      const merged = new URLSearchParams(current);
+      if (next.action !== undefined) {
+        if (next.action) merged.set("action", next.action);
+        else merged.delete("action");
+        merged.delete("offset");
+      }
+      if (next.offset !== undefined) {
+        if (next.offset > 0) merged.set("offset", String(next.offset));
+        else merged.delete("offset");
+      }
+      return merged;
+    });
+  }
+
+  return (
+    <section aria-labelledby="audit-heading">
+      <div className="section-header">
+        <h2 id="audit-heading">Events, newest first</h2>
+        <FormField label="Action" className="field-inline">
+          {(control) => (
+            <select {...control} value={action} onChange={(event) => update({ action: event.target.value })}>
+              <option value="">All</option>
+              {actions.map((item) => (
+                <option key={item} value={item}>
+                  {item}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+      </div>
+      <QueryState isPending={events.isPending} error={events.error} label="the audit log">
+        <AuditTable events={events.data?.items ?? []} />
+        {total > PAGE_SIZE ? (
+          <nav className="pager" aria-label="Audit log pages">
+            <button
+              type="button"
+              className="button button-small"
+              disabled={offset === 0}
+              onClick={() => update({ offset: Math.max(0, offset - PAGE_SIZE) })}
+            >
+              Newer
+            </button>
+            <span className="small">
+              {Math.min(offset + 1, total)}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+            </span>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={offset + PAGE_SIZE >= total}
+              onClick={() => update({ offset: offset + PAGE_SIZE })}
+            >
+              Older
+            </button>
+          </nav>
+        ) : null}
+      </QueryState>
+    </section>
+  );
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import type { EnrollmentToken, Page } from "../../../lib/api-types";
+
+export const enrollmentTokensQueryKey = ["enrollment-tokens"] as const;
+
+export function listEnrollmentTokensQueryOptions() {
+  return queryOptions({
+    queryKey: [...enrollmentTokensQueryKey, "list"],
+    queryFn: ({ signal }) => apiRequest<Page<EnrollmentToken>>("/enrollment-tokens", { signal }),
+  });
+}
+
+export function useEnrollmentTokens() {
+  return useQuery(listEnrollmentTokensQueryOptions());
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import type { Member, Page } from "../../../lib/api-types";
+
+export const membersQueryKey = ["team", "members"] as const;
+
+export function listMembersQueryOptions() {
+  return queryOptions({
+    queryKey: membersQueryKey,
+    queryFn: ({ signal }) => apiRequest<Page<Member>>("/teams/current/members", { signal }),
+  });
+}
+
+export function useMembers() {
+  return useQuery(listMembersQueryOptions());
+}

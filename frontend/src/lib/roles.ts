@@ -1,0 +1,19 @@
+import type { Role } from "./api-types";
+
+export const ROLES: readonly Role[] = ["owner", "member", "viewer"];
+
+export const ROLE_HINTS: Record<Role, string> = {
+  owner: "everything, including members, tokens and the audit log",
+  member: "start runs and add hosts, targets and plans",
+  viewer: "read only",
+};
+
+/** Members and owners may start runs and create things; viewers only read. */
+export function canWrite(role: Role | undefined): boolean {
+  return role === "owner" || role === "member";
+}
+
+/** Team owners manage members, invitations, tokens and see the audit log. */
+export function isOwner(role: Role | undefined): boolean {
+  return role === "owner";
+}
