@@ -73,7 +73,8 @@ export function AppShell() {
         </div>
         {logoutMutation.error ? <ApiErrorAlert error={logoutMutation.error} title="Could not sign out" /> : null}
       </header>
-      <main id="main" className="page">
+      {/* Keyed by team: a switch starts every page afresh, one-time secrets and drafts included. */}
+      <main id="main" className="page" key={session?.team.id}>
         <Outlet />
       </main>
       <footer className="footer muted small">

@@ -3,9 +3,9 @@ import type { Role } from "./api-types";
 export const ROLES: readonly Role[] = ["owner", "member", "viewer"];
 
 export const ROLE_HINTS: Record<Role, string> = {
-  owner: "everything, including members, tokens and the audit log",
-  member: "start runs and add hosts, targets and plans",
-  viewer: "read only",
+  owner: "Everything, including members, tokens and the audit log.",
+  member: "Starts runs; adds hosts, targets and plans.",
+  viewer: "Reads only.",
 };
 
 /** Members and owners may start runs and create things; viewers only read. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Me } from "../../../lib/api-types";
 import type { FakeRequest } from "../../../test/fake-api";
 import { installFakeApi } from "../../../test/fake-api";
-import { makeHost, makeMe, makeTeamMembership, page, shellRoutes } from "../../../test/factories";
+import { makeApiToken, makeHost, makeMe, makeTeamMembership, page, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
 const QA = { id: 1, name: "Storage QA" };
@@ -72,5 +72,27 @@ describe("team menu", () => {
     expect(await screen.findByRole("button", { name: "Team: Archive" })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/teams")[0]?.body).toEqual({ name: "Archive" });
     expect(api.callsTo("POST /api/v1/auth/switch-team")[0]?.body).toEqual({ team_id: 3 });
+  });
+
+  it("leaves a secret shown once behind in the team it belongs to", async () => {
+    const api = twoTeams();
+    api.on("GET /api/v1/tokens", { body: page([]) });
+    api.on("POST /api/v1/tokens", { status: 201, body: { ...makeApiToken(), token: "sbt_team_qa" } });
+    // An owner in both teams: the token page stays, only its state must go.
+    api.on("POST /api/v1/auth/switch-team", { body: makeMe({ team: PERF, role: "owner" }) });
+    const { user } = renderApp("/settings/tokens");
+
+    const form = await screen.findByRole("form", { name: "New API token" });
+    await user.type(within(form).getByLabelText("Token name"), "nightly");
+    await user.click(within(form).getByRole("button", { name: "Create token" }));
+    expect(await screen.findByRole("region", { name: "Created token" })).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Team: Storage QA" }));
+    await user.click(await screen.findByRole("button", { name: "Switch to Perf Lab" }));
+
+    expect(await screen.findByRole("button", { name: "Team: Perf Lab" })).toBeInTheDocument();
+    expect(await screen.findByRole("form", { name: "New API token" })).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Created token" })).not.toBeInTheDocument();
+    expect(screen.queryByDisplayValue("sbt_team_qa")).not.toBeInTheDocument();
   });
 });
