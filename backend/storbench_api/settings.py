@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     dispatch_timeout: Seconds = timedelta(seconds=120)
     run_deadline_grace: Seconds = timedelta(seconds=120)
     sweep_interval: Seconds = timedelta(seconds=5)
+    # Synchronized runs: how far ahead of "everyone is ready" fio starts, and the clock
+    # offset beyond which a host cannot take part.
+    start_lead: Seconds = timedelta(seconds=1.5)
+    max_clock_offset: Seconds = timedelta(milliseconds=250)
+    max_hosts_per_run: Annotated[int, Field(ge=1, le=1000)] = 64
 
     # Limits applied to every fio job (the worker applies its own too)
     max_numjobs: Annotated[int, Field(ge=1)] = 64

@@ -1,9 +1,12 @@
 """The worker's HTTP client to the storbench API, authenticated as its host."""
 
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+
+from storbench_worker.clock import ClockOffset
 
 
 class ServerRefused(Exception):
@@ -18,7 +21,10 @@ class ServerRefused(Exception):
 class ApiClient:
     """Calls /api/v1/worker/* with the host credential."""
 
-    def __init__(self, server: str, token: str, timeout_s: float = 30.0) -> None:
+    def __init__(
+        self, server: str, token: str, timeout_s: float = 30.0, clock: ClockOffset | None = None
+    ) -> None:
+        self.clock = clock or ClockOffset()
         self._http = httpx.Client(
             base_url=server.rstrip("/") + "/api/v1/worker",
             headers={"User-Agent": "storbench-worker"}
@@ -31,7 +37,9 @@ class ApiClient:
         self._http.close()
 
     def _call(self, method: str, path: str, json: Any = None) -> Any:
+        sent = time.time()
         response = self._http.request(method, path, json=json)
+        received = time.time()
         if response.status_code >= 400:
             try:
                 message = response.json().get("message", response.text)
@@ -40,7 +48,10 @@ class ApiClient:
             if response.status_code >= 500 or response.status_code == 429:
                 raise httpx.HTTPStatusError(message, request=response.request, response=response)
             raise ServerRefused(response.status_code, message)
-        return response.json()
+        body = response.json()
+        if isinstance(body, dict) and isinstance(body.get("server_time"), str):
+            self.clock.observe(sent, received, body["server_time"])
+        return body
 
     def call_with_retry(self, method: str, path: str, json: Any = None, retry_for_s: float = 60.0) -> Any:
         """A call retried with backoff while the server is unreachable or failing."""
@@ -86,9 +97,18 @@ class ApiClient:
         )
         return str(result["status"])
 
-    def start(self, assignment_id: int) -> dict[str, Any]:
-        """Tell the server fio is starting."""
-        result: dict[str, Any] = self.call_with_retry("POST", f"/assignments/{assignment_id}/start")
+    def ready(self, assignment_id: int) -> dict[str, Any]:
+        """Say the files are laid out; the answer carries the start time once every host is ready."""
+        result: dict[str, Any] = self.call_with_retry("POST", f"/assignments/{assignment_id}/ready")
+        return result
+
+    def started(self, assignment_id: int, fio_started_at: float) -> dict[str, Any]:
+        """Tell the server fio started at this moment (epoch seconds in the server's clock)."""
+        body = {
+            "fio_started_at": datetime.fromtimestamp(fio_started_at, UTC).isoformat(),
+            "clock_offset_ms": self.clock.offset_s * 1000,
+        }
+        result: dict[str, Any] = self.call_with_retry("POST", f"/assignments/{assignment_id}/start", body)
         return result
 
     def upload(

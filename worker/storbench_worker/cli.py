@@ -10,7 +10,7 @@ from pathlib import Path
 from storbench_worker.api_client import ApiClient, ServerRefused
 from storbench_worker.config import WorkerConfig, env
 from storbench_worker.heartbeat import Heartbeat
-from storbench_worker.spool import Spool
+from storbench_worker.spool import ScratchRecord, Spool
 from storbench_worker.tasks import WorkerContext, app, configure
 
 log = logging.getLogger("storbench_worker")
@@ -109,7 +109,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"storbench-worker: this token belongs to host '{identity['name']}', not '{config.name}'")
     host_name = identity["name"]
     spool = Spool(config.spool_dir)
-    configure(WorkerContext(config=config, api=api, host_name=host_name, spool=spool))
+    scratch = ScratchRecord(config.state_dir / "scratch")
+    for leftover in scratch.remove_leftovers():
+        log.info("removed scratch files an interrupted run left behind: %s", leftover)
+    configure(WorkerContext(config=config, api=api, host_name=host_name, spool=spool, scratch=scratch))
     app.conf.update(identity["celery"])
     _prepare_filesystem_broker(identity["celery"])
     heartbeat = Heartbeat(api, identity["heartbeat_interval_s"], config.fio_binary)

@@ -64,14 +64,26 @@ def stop_process_group(process: subprocess.Popen[bytes], grace_s: float = 1.0) -
     process.wait()
 
 
+def wait_until(wall_time: float) -> None:
+    """Sleep until the given epoch time, finishing with a short spin for precision."""
+    while (remaining := wall_time - time.time()) > 0.02:
+        time.sleep(remaining - 0.01)
+    while time.time() < wall_time:
+        pass
+
+
 def run_fio(
     argv: Sequence[str],
     cwd: Path,
     output_dir: Path,
     should_stop: Callable[[], bool],
     poll_s: float = 1.0,
+    on_started: Callable[[float], None] | None = None,
 ) -> FioOutcome:
-    """Run fio to the end, or until should_stop() says so (checked every poll_s)."""
+    """Run fio to the end, or until should_stop() says so (checked every poll_s).
+
+    on_started gets the wall time fio was started at, once the process exists.
+    """
     output_dir.mkdir(parents=True, exist_ok=True)
     stdout_path = output_dir / "fio-stdout.json"
     stderr_path = output_dir / "fio-stderr.txt"
@@ -86,7 +98,10 @@ def run_fio(
             stdin=subprocess.DEVNULL,
             preexec_fn=_own_group_dying_with_parent,
         )
+        started_wall = time.time()
         try:
+            if on_started is not None:
+                on_started(started_wall)
             next_check = time.monotonic() + poll_s
             while process.poll() is None:
                 time.sleep(min(0.1, poll_s))

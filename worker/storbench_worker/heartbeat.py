@@ -23,7 +23,11 @@ class Heartbeat(threading.Thread):
     def beat(self) -> None:
         """One heartbeat; failures are logged and retried at the next interval."""
         try:
-            self._api.heartbeat(fio_version(self._fio_binary), collect_facts())
+            facts = collect_facts()
+            if self._api.clock.uncertainty_s is not None:
+                facts["clock_offset_ms"] = round(self._api.clock.offset_s * 1000, 3)
+                facts["clock_uncertainty_ms"] = round(self._api.clock.uncertainty_s * 1000, 3)
+            self._api.heartbeat(fio_version(self._fio_binary), facts)
         except Exception as exc:
             log.warning("heartbeat failed: %s", exc)
 

@@ -3,6 +3,7 @@
 import json
 import logging
 import os
+import shutil
 from pathlib import Path
 
 from storbench_worker.api_client import ApiClient, ServerRefused
@@ -54,3 +55,35 @@ class Spool:
                 self.upload(api, assignment_id, retry_for_s)
             except Exception as exc:
                 log.warning("assignment %s: upload still failing (%s); kept for later", assignment_id, exc)
+
+
+class ScratchRecord:
+    """Scratch directories this host created, remembered on disk until removed.
+
+    A worker killed mid-run cannot clean up; on the next start it removes what it recorded, and
+    only that: on a shared mount, other hosts' directories look alike but are theirs.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def claim(self, assignment_id: int, workdir: Path) -> None:
+        """Record a directory before creating it."""
+        (self.folder / str(assignment_id)).write_text(str(workdir))
+
+    def release(self, assignment_id: int, workdir: Path) -> None:
+        """Remove the directory, then forget it."""
+        shutil.rmtree(workdir, ignore_errors=True)
+        (self.folder / str(assignment_id)).unlink(missing_ok=True)
+
+    def remove_leftovers(self) -> list[Path]:
+        """Remove directories a previous run of the worker left behind; returns them."""
+        removed = []
+        for record in self.folder.iterdir():
+            workdir = Path(record.read_text().strip())
+            if workdir.name.startswith("storbench-run"):
+                shutil.rmtree(workdir, ignore_errors=True)
+                removed.append(workdir)
+            record.unlink(missing_ok=True)
+        return removed

@@ -3,25 +3,32 @@
 import logging
 import shutil
 import threading
+import time
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from celery import Celery
 from celery.signals import worker_shutting_down
 
 from storbench_fio.command import build_command
+from storbench_fio.job import FioJob
 from storbench_worker import prepare
 from storbench_worker.api_client import ApiClient, ServerRefused
 from storbench_worker.config import WorkerConfig
-from storbench_worker.fio_runner import fio_version, run_fio
+from storbench_worker.fio_runner import FioOutcome, fio_version, run_fio, wait_until
 from storbench_worker.progress import ProgressReporter, StatusStream, last_report
-from storbench_worker.spool import Spool
+from storbench_worker.spool import ScratchRecord, Spool
 
 log = logging.getLogger(__name__)
 
 EXECUTE_ASSIGNMENT_TASK = "storbench.execute_assignment"
 # fio appends a full report every second; the last one is the result, the others are progress.
 STATUS_ARGS = ("--status-interval=1",)
+# How long a host waits at the barrier for the others, and how often it asks.
+BARRIER_TIMEOUT_S = 600.0
+BARRIER_POLL_S = 0.1
 
 app = Celery("storbench-worker")
 
@@ -34,6 +41,7 @@ class WorkerContext:
     api: ApiClient
     host_name: str
     spool: Spool
+    scratch: ScratchRecord
 
 
 _context: WorkerContext | None = None
@@ -76,11 +84,38 @@ def execute_assignment(assignment_id: int) -> None:
 
 
 def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
-    """Fetch, check, run, upload and clean up one assignment."""
+    """Fetch, check, lay out, wait for the common start, run, upload and clean up one assignment."""
     assignment = ctx.api.assignment(assignment_id)
     if assignment["status"] != "queued":
         log.info("assignment %s is %s; skipping", assignment_id, assignment["status"])
         return
+    jobs, argv, workdir = _prepare(ctx, assignment)
+    output_dir = ctx.config.state_dir / "runs" / str(assignment_id)
+    reporter = ProgressReporter(StatusStream(output_dir / "fio-stdout.json"))
+    try:
+        if workdir is not None:
+            _lay_out(ctx, jobs, workdir, output_dir / "layout")
+        start_at = _wait_for_start(ctx, assignment_id)
+        if start_at is None:
+            return
+        wait_until(start_at)
+        outcome = run_fio(
+            argv,
+            cwd=workdir or output_dir,
+            output_dir=output_dir,
+            should_stop=lambda: _report_and_check(ctx, assignment_id, reporter),
+            poll_s=ctx.config.cancel_poll_s,
+            on_started=lambda wall: _tell_started(ctx, assignment_id, wall),
+        )
+        _report_and_check(ctx, assignment_id, reporter)
+    finally:
+        if workdir is not None:
+            ctx.scratch.release(assignment_id, workdir)
+    _upload(ctx, assignment_id, outcome, output_dir)
+
+
+def _prepare(ctx: WorkerContext, assignment: dict[str, Any]) -> tuple[list[FioJob], list[str], Path | None]:
+    """Check everything this host can check, and build fio's command line."""
     target = assignment["target"]
     target_path = Path(target["path"])
     jobs = prepare.validated_jobs(assignment["jobs"])
@@ -89,36 +124,66 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
         raise prepare.CannotRun(
             f"fio is not installed on host '{ctx.host_name}': install it (apt-get install fio)"
         )
-    if target["kind"] == "directory":
-        prepare.check_directory_target(target_path, ctx.host_name)
-        prepare.check_safety(jobs, target, ctx.config.limits)
-        workdir = target_path / f"storbench-run{assignment['run_id']}-a{assignment_id}"
-        workdir.mkdir(exist_ok=True)
-        argv = build_command(
-            jobs, directory=str(workdir), fio_binary=ctx.config.fio_binary, extra_args=STATUS_ARGS
-        )
-    else:
+    if target["kind"] != "directory":
         prepare.check_block_device_target(target_path, ctx.host_name)
         prepare.check_safety(jobs, target, ctx.config.limits)
-        workdir = None
         argv = build_command(
             jobs, filename=str(target_path), fio_binary=ctx.config.fio_binary, extra_args=STATUS_ARGS
         )
-    output_dir = ctx.config.state_dir / "runs" / str(assignment_id)
-    reporter = ProgressReporter(StatusStream(output_dir / "fio-stdout.json"))
-    try:
-        ctx.api.start(assignment_id)
-        outcome = run_fio(
-            argv,
-            cwd=workdir or output_dir,
-            output_dir=output_dir,
-            should_stop=lambda: _report_and_check(ctx, assignment_id, reporter),
-            poll_s=ctx.config.cancel_poll_s,
+        return jobs, argv, None
+    prepare.check_directory_target(target_path, ctx.host_name)
+    prepare.check_safety(jobs, target, ctx.config.limits)
+    # Each host writes its own files, so hosts sharing a file system never measure each other's cache.
+    workdir = target_path / f"storbench-run{assignment['run_id']}-a{assignment['id']}"
+    ctx.scratch.claim(assignment["id"], workdir)
+    workdir.mkdir(exist_ok=True)
+    argv = build_command(
+        jobs, directory=str(workdir), fio_binary=ctx.config.fio_binary, extra_args=STATUS_ARGS
+    )
+    return jobs, argv, workdir
+
+
+def _lay_out(ctx: WorkerContext, jobs: list[FioJob], workdir: Path, output_dir: Path) -> None:
+    """Create the job files before the start, so laying them out is never part of the measurement."""
+    argv = build_command(
+        jobs, directory=str(workdir), fio_binary=ctx.config.fio_binary, extra_args=("--create_only=1",)
+    )
+    outcome = run_fio(argv, cwd=workdir, output_dir=output_dir, should_stop=_shutting_down.is_set, poll_s=0.5)
+    shutil.rmtree(output_dir, ignore_errors=True)
+    if outcome.exit_code != 0 and not outcome.cancelled:
+        raise prepare.CannotRun(
+            f"fio could not lay out its files: {outcome.stderr_tail.strip() or 'no message'}"
         )
-        _report_and_check(ctx, assignment_id, reporter)
-    finally:
-        if workdir is not None:
-            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _wait_for_start(ctx: WorkerContext, assignment_id: int) -> float | None:
+    """The barrier: report ready until the server names the start; returns it in this host's clock."""
+    deadline = time.monotonic() + BARRIER_TIMEOUT_S
+    while not _shutting_down.is_set():
+        state = ctx.api.ready(assignment_id)
+        if state["status"] != "queued":
+            log.info("assignment %s is %s at the barrier; not starting", assignment_id, state["status"])
+            return None
+        if state.get("start_at"):
+            return datetime.fromisoformat(state["start_at"]).timestamp() - ctx.api.clock.offset_s
+        if time.monotonic() > deadline:
+            raise prepare.CannotRun(
+                f"the other hosts of this run were not ready within {BARRIER_TIMEOUT_S:.0f} s"
+            )
+        time.sleep(BARRIER_POLL_S)
+    return None
+
+
+def _tell_started(ctx: WorkerContext, assignment_id: int, wall: float) -> None:
+    """Report fio's start (server clock); a refusal means cancelled, which the progress check handles."""
+    try:
+        ctx.api.started(assignment_id, wall + ctx.api.clock.offset_s)
+    except ServerRefused as exc:
+        log.info("assignment %s: start refused (%s); stopping fio", assignment_id, exc.message)
+
+
+def _upload(ctx: WorkerContext, assignment_id: int, outcome: FioOutcome, output_dir: Path) -> None:
+    """Keep fio's final report on disk, then upload it until the server acknowledges it."""
     output = last_report(outcome.stdout()) or ""
     if not output:
         shutil.rmtree(output_dir, ignore_errors=True)

@@ -41,3 +41,8 @@ def busy_host_ids(db: Session, host_ids: Sequence[int]) -> set[int]:
         .distinct()
     )
     return set(rows)
+
+
+def all_hosts(db: Session, team_id: int) -> Sequence[Host]:
+    """Every host of the team (label filters run in Python: JSON containment differs per database)."""
+    return db.scalars(select(Host).where(Host.team_id == team_id).order_by(Host.name)).all()

@@ -5,7 +5,7 @@ from fastapi import APIRouter, Query, status
 from storbench_api.audit import service as audit
 from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.hosts import repository, service
-from storbench_api.hosts.schemas import HostCreate, HostCreated, HostList, HostOut
+from storbench_api.hosts.schemas import HostCreate, HostCreated, HostList, HostOut, HostUpdate
 from storbench_api.ids import IdPath
 
 router = APIRouter(prefix="/hosts", tags=["hosts"])
@@ -45,4 +45,13 @@ def create_host(body: HostCreate, db: DB, principal: WriteAccess) -> HostCreated
 def get_host(host_id: IdPath, db: DB, principal: ReadAccess) -> HostOut:
     """A host with its facts and status."""
     host = service.get_host(db, principal.team_id, host_id)
+    return service.describe_hosts(db, [host])[0]
+
+
+@router.patch("/{host_id}", response_model=HostOut, summary="Change a host's labels")
+def update_host(host_id: IdPath, body: HostUpdate, db: DB, principal: WriteAccess) -> HostOut:
+    """Labels let a run name a group of hosts (host_label) instead of each one."""
+    host = service.get_host(db, principal.team_id, host_id)
+    host.labels = sorted(set(body.labels))
+    db.commit()
     return service.describe_hosts(db, [host])[0]

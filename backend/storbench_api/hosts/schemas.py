@@ -1,7 +1,7 @@
 """Host request and response bodies."""
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -15,11 +15,18 @@ class HostCreate(BaseModel):
     name: str = Field(pattern=HOST_NAME_PATTERN, examples=["nas-client-01"])
 
 
+class HostUpdate(BaseModel):
+    """Labels to start runs on groups of hosts (e.g. every NFS client of one rack)."""
+
+    labels: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]] = Field(max_length=50)
+
+
 class HostOut(BaseModel):
     """A host and whether its worker is reachable."""
 
     id: int
     name: str
+    labels: list[str]
     status: HostStatus
     last_seen_at: datetime | None
     fio_version: str | None

@@ -20,7 +20,7 @@ def register_host(db: Session, team_id: int, name: str) -> tuple[Host, str]:
     if repository.host_by_name(db, team_id, name) is not None:
         raise Conflict(f"a host named '{name}' already exists in this team")
     token = new_token("sbh")
-    host = Host(team_id=team_id, name=name, credential_hash=token_digest(token), facts={})
+    host = Host(team_id=team_id, name=name, credential_hash=token_digest(token), facts={}, labels=[])
     db.add(host)
     db.flush()
     return host, token
@@ -71,6 +71,7 @@ def describe_hosts(db: Session, hosts: Sequence[Host]) -> list[HostOut]:
         HostOut(
             id=h.id,
             name=h.name,
+            labels=list(h.labels or []),
             status=host_status(h, h.id in busy),
             last_seen_at=h.last_seen_at,
             fio_version=h.fio_version,

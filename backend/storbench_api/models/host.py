@@ -22,3 +22,5 @@ class Host(TimestampMixin, Base):
     last_seen_at: Mapped[datetime | None]
     fio_version: Mapped[str | None] = mapped_column(String(64))
     facts: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Free-form labels to start a run on every host that has one (e.g. "rack4", "nfs-clients").
+    labels: Mapped[list[str]] = mapped_column(JSON, default=list)

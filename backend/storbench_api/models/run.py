@@ -50,6 +50,8 @@ class Run(TimestampMixin, Base):
     )
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    # The absolute time (server clock) every host starts fio, chosen once the last host is ready.
+    start_at: Mapped[datetime | None]
     error: Mapped[str | None] = mapped_column(Text)
 
     target: Mapped[Target] = relationship(lazy="raise")
@@ -73,6 +75,8 @@ class Assignment(TimestampMixin, Base):
     finished_at: Mapped[datetime | None]
     # When the server gives up on this assignment if it has not finished.
     deadline_at: Mapped[datetime | None]
+    # The host laid out its files and waits at the barrier.
+    ready_at: Mapped[datetime | None]
     error: Mapped[str | None] = mapped_column(Text)
     worker_info: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 

@@ -41,7 +41,17 @@ def get_run(db: Session, team_id: int, run_id: int, for_update: bool = False) ->
 
 
 def get_assignment_for_host(db: Session, host_id: int, assignment_id: int) -> Assignment | None:
-    """An assignment, only if it belongs to this host; with its run and target loaded."""
+    """An assignment, only if it belongs to this host, with its run locked and loaded.
+
+    Hosts of one run report concurrently; locking the run serialises them, so the last one to
+    finish sees every other host's final state and the run's status is derived correctly.
+    """
+    run_id = db.scalar(
+        select(Assignment.run_id).where(Assignment.id == assignment_id, Assignment.host_id == host_id)
+    )
+    if run_id is None:
+        return None
+    db.execute(select(Run.id).where(Run.id == run_id).with_for_update())
     return db.scalar(
         select(Assignment)
         .options(
@@ -49,8 +59,7 @@ def get_assignment_for_host(db: Session, host_id: int, assignment_id: int) -> As
             joinedload(Assignment.run).selectinload(Run.assignments).joinedload(Assignment.host),
             joinedload(Assignment.host),
         )
-        .where(Assignment.id == assignment_id, Assignment.host_id == host_id)
-        .with_for_update(of=Assignment)
+        .where(Assignment.id == assignment_id)
     )
 
 

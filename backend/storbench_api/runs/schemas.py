@@ -19,6 +19,10 @@ class RunCreate(BaseModel):
     jobs: list[dict[str, Any]] | None = Field(default=None, max_length=1000)
     # Writing to a block device destroys its data: the caller must say so explicitly.
     confirm_destructive: bool = False
+    # More hosts that mount the target's path (a shared file system) and run the same jobs at
+    # the same moment; by id and/or every host carrying a label.
+    host_ids: list[IdField] = Field(default_factory=list, max_length=1000)
+    host_label: str | None = Field(default=None, min_length=1, max_length=64)
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> "RunCreate":
@@ -44,6 +48,37 @@ class HostRef(BaseModel):
     name: str
 
 
+class AssignmentOut(BaseModel):
+    """One host's share of a run."""
+
+    host: HostRef
+    status: RunStatus
+    ready_at: datetime | None
+    started_at: datetime | None
+    fio_started_at: datetime | None
+    finished_at: datetime | None
+    error: str | None
+
+
+class AggregateDirection(BaseModel):
+    """All hosts together, over the window in which every host was running."""
+
+    iops: float
+    bw_bytes: float
+    clat_percentiles_ns: dict[str, float]
+    clat_samples: int
+
+
+class Aggregate(BaseModel):
+    """The figure a shared file system delivered to all hosts at once."""
+
+    hosts: int
+    window_s: float
+    start_skew_ms: float | None
+    directions: dict[str, AggregateDirection]
+    method: str
+
+
 class RunOut(BaseModel):
     """A run with its status and, once measured, its results."""
 
@@ -58,7 +93,10 @@ class RunOut(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     error: str | None
+    start_at: datetime | None = None
+    assignments: list[AssignmentOut] = Field(default_factory=list)
     results: list[ResultOut]
+    aggregate: Aggregate | None = None
 
 
 class RunList(BaseModel):

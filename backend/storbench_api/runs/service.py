@@ -11,12 +11,15 @@ from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, Invalid, NotFound
 from storbench_api.fio_tools.service import ensure_safe_on_target, normalise_jobs
+from storbench_api.hosts import repository as hosts_repository
 from storbench_api.hosts.service import is_online, offline_reason
-from storbench_api.models import Assignment, ProgressSample, Result, Run, RunStatus, Target
+from storbench_api.models import Assignment, Host, ProgressSample, Result, Run, RunStatus, Target
 from storbench_api.plans import service as plans_service
 from storbench_api.results import service as results_service
 from storbench_api.runs import repository
+from storbench_api.runs.aggregate import aggregate_run
 from storbench_api.runs.schemas import (
+    AssignmentOut,
     HostProgress,
     HostRef,
     ProgressSampleOut,
@@ -64,8 +67,49 @@ def expected_duration(jobs: Sequence[dict[str, Any]]) -> timedelta:
     return total
 
 
-def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, Assignment]:
-    """A queued run and its host's assignment; the caller commits, then enqueues."""
+def _participants(db: Session, team_id: int, primary: Host, body: RunCreate) -> list[Host]:
+    """The target's host plus the hosts named or labelled; each online, with a usable clock."""
+    hosts = {primary.id: primary}
+    for host_id in body.host_ids:
+        host = hosts_repository.get_host(db, team_id, host_id)
+        if host is None:
+            raise Invalid(
+                f"host {host_id} does not exist in this team",
+                [{"field": "host_ids", "value": str(host_id), "reason": "unknown host"}],
+            )
+        hosts[host.id] = host
+    if body.host_label:
+        labelled = [h for h in hosts_repository.all_hosts(db, team_id) if body.host_label in (h.labels or [])]
+        if not labelled:
+            raise Invalid(
+                f"no host carries the label '{body.host_label}'",
+                [{"field": "host_label", "value": body.host_label, "reason": "no such label"}],
+            )
+        hosts.update({h.id: h for h in labelled})
+    settings = get_settings()
+    if len(hosts) > settings.max_hosts_per_run:
+        raise Invalid(f"a run may use at most {settings.max_hosts_per_run} hosts; {len(hosts)} were named")
+    for host in hosts.values():
+        if not is_online(host):
+            raise Conflict(offline_reason(host))
+    if len(hosts) > 1:
+        limit_ms = settings.max_clock_offset.total_seconds() * 1000
+        for host in hosts.values():
+            offset = (host.facts or {}).get("clock_offset_ms")
+            if offset is None:
+                raise Conflict(
+                    f"host '{host.name}' has not reported its clock offset yet; retry in a few seconds"
+                )
+            if abs(float(offset)) > limit_ms:
+                raise Conflict(
+                    f"host '{host.name}' clock is {float(offset):.0f} ms off the server's; a synchronized "
+                    f"run needs it within {limit_ms:.0f} ms: synchronise its clock (chrony/NTP) first"
+                )
+    return sorted(hosts.values(), key=lambda h: (h.id != primary.id, h.name))
+
+
+def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, list[Assignment]]:
+    """A queued run and one assignment per host; the caller commits, then enqueues."""
     target = targets_repository.get_target(db, principal.team_id, body.target_id)
     if target is None:
         raise Invalid(
@@ -80,8 +124,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
         destructive=target.destructive,
         confirmed_destructive=body.confirm_destructive,
     )
-    if not is_online(target.host):
-        raise Conflict(offline_reason(target.host))
+    hosts = _participants(db, principal.team_id, target.host, body)
     run = Run(
         team_id=principal.team_id,
         target_id=target.id,
@@ -93,9 +136,11 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
         status=RunStatus.queued,
     )
     run.target = target
-    assignment = Assignment(host_id=target.host_id, status=RunStatus.queued, worker_info={})
-    assignment.host = target.host
-    run.assignments = [assignment]
+    run.assignments = []
+    for host in hosts:
+        assignment = Assignment(host_id=host.id, status=RunStatus.queued, worker_info={})
+        assignment.host = host
+        run.assignments.append(assignment)
     db.add(run)
     db.flush()
     audit.record(
@@ -105,12 +150,12 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
         action="run.started",
         resource_type="run",
         resource_id=run.id,
-        hosts=[target.host.name],
+        hosts=[h.name for h in hosts],
         target=target.name,
         plan=plan_name,
         confirmed_destructive=body.confirm_destructive,
     )
-    return run, assignment
+    return run, list(run.assignments)
 
 
 def get_run(db: Session, team_id: int, run_id: int) -> Run:
@@ -192,12 +237,32 @@ def fail_undispatchable(db: Session, run: Run, reason: str) -> None:
 
 
 def describe_runs(db: Session, runs: Sequence[Run], with_results: bool) -> list[RunOut]:
-    """Runs as the API shows them, with results when asked."""
+    """Runs as the API shows them, with results (and the multi-host aggregate) when asked."""
     results_by_run: dict[int, list[Result]] = {}
     if with_results:
         for result in repository.results_of_runs(db, [r.id for r in runs]):
             results_by_run.setdefault(result.run_id or 0, []).append(result)
-    return [_describe(run, results_by_run.get(run.id, [])) for run in runs]
+    described = []
+    for run in runs:
+        out = _describe(run, results_by_run.get(run.id, []))
+        if with_results and len(run.assignments) > 1 and run.status.is_terminal:
+            samples = repository.progress_samples(db, [a.id for a in run.assignments])
+            out.aggregate = aggregate_run(run.assignments, results_by_run.get(run.id, []), samples)
+        described.append(out)
+    return described
+
+
+def _assignment_out(assignment: Assignment) -> AssignmentOut:
+    fio_started = (assignment.worker_info or {}).get("fio_started_at")
+    return AssignmentOut(
+        host=HostRef(id=assignment.host.id, name=assignment.host.name),
+        status=assignment.status,
+        ready_at=assignment.ready_at,
+        started_at=assignment.started_at,
+        fio_started_at=datetime.fromisoformat(fio_started) if isinstance(fio_started, str) else None,
+        finished_at=assignment.finished_at,
+        error=assignment.error,
+    )
 
 
 def _describe(run: Run, results: Sequence[Result]) -> RunOut:
@@ -214,6 +279,8 @@ def _describe(run: Run, results: Sequence[Result]) -> RunOut:
         started_at=run.started_at,
         finished_at=run.finished_at,
         error=run.error,
+        start_at=run.start_at,
+        assignments=[_assignment_out(a) for a in run.assignments],
         results=[results_service.describe(r) for r in results],
     )
 
@@ -252,13 +319,41 @@ def assignment_for_host(db: Session, host_id: int, assignment_id: int) -> Assign
     return assignment
 
 
-def mark_started(db: Session, assignment: Assignment) -> None:
-    """The worker is starting fio; set the deadline the sweeper enforces."""
+def mark_ready(db: Session, assignment: Assignment) -> datetime | None:
+    """The host laid out its files; once every host is ready, fix the start time for all."""
+    if assignment.status != RunStatus.queued:
+        return assignment.run.start_at
+    now = utcnow()
+    if assignment.ready_at is None:
+        assignment.ready_at = now
+    run = assignment.run
+    everyone_ready = all(a.status == RunStatus.queued and a.ready_at is not None for a in run.assignments)
+    if run.start_at is None and everyone_ready:
+        # A lone host starts at once; several need time to hear the start time before it comes.
+        lead = get_settings().start_lead if len(run.assignments) > 1 else timedelta()
+        run.start_at = now + lead
+    db.flush()
+    return run.start_at
+
+
+def mark_started(
+    db: Session,
+    assignment: Assignment,
+    fio_started_at: datetime | None = None,
+    clock_offset_ms: float | None = None,
+) -> None:
+    """The worker started fio (at fio_started_at, server clock); set the deadline the sweeper enforces."""
     if assignment.status != RunStatus.queued:
         raise Conflict(f"assignment {assignment.id} is {assignment.status}; it cannot start")
     now = utcnow()
     assignment.status = RunStatus.running
     assignment.started_at = now
+    info = dict(assignment.worker_info or {})
+    if fio_started_at is not None:
+        info["fio_started_at"] = fio_started_at.isoformat()
+    if clock_offset_ms is not None:
+        info["clock_offset_ms"] = clock_offset_ms
+    assignment.worker_info = info
     assignment.deadline_at = now + expected_duration(assignment.run.jobs) + get_settings().run_deadline_grace
     _refresh_run_status(assignment.run)
     db.flush()
@@ -330,7 +425,17 @@ def record_failure(db: Session, assignment: Assignment, reason: str) -> None:
     if assignment.status.is_terminal:
         return
     _finish_assignment(assignment, RunStatus.failed, reason.strip()[:4000] or "worker reported a failure")
-    _refresh_run_status(assignment.run)
+    run = assignment.run
+    if run.start_at is None:
+        # Before the barrier: a synchronized measurement without this host would not be the one asked for.
+        for other in run.assignments:
+            if other.status == RunStatus.queued:
+                _finish_assignment(
+                    other,
+                    RunStatus.failed,
+                    f"not started: host '{assignment.host.name}' failed while preparing",
+                )
+    _refresh_run_status(run)
     db.flush()
 
 

@@ -3,6 +3,7 @@
 from fastapi import APIRouter, Request, status
 
 from storbench_api.broker import celery_config, host_queue
+from storbench_api.db import utcnow
 from storbench_api.deps import DB, CurrentHost
 from storbench_api.hosts.enrollment import enroll_host
 from storbench_api.hosts.service import record_heartbeat
@@ -15,12 +16,14 @@ from storbench_api.worker_api.schemas import (
     AssignmentOut,
     AssignmentState,
     AssignmentTarget,
+    BarrierState,
     Enrolled,
     EnrollIn,
     FailureIn,
     FioOutputIn,
     Heartbeat,
     ProgressIn,
+    StartIn,
     Stored,
     WorkerIdentity,
 )
@@ -71,6 +74,7 @@ def whoami(host: CurrentHost) -> WorkerIdentity:
         queue=host_queue(host.id),
         heartbeat_interval_s=settings.heartbeat_interval.total_seconds(),
         celery=config,
+        server_time=utcnow(),
     )
 
 
@@ -109,11 +113,29 @@ def report_progress(assignment_id: IdPath, body: ProgressIn, host: CurrentHost, 
     return AssignmentState(id=assignment.id, status=assignment.status)
 
 
-@router.post("/assignments/{assignment_id}/start", response_model=AssignmentOut, summary="fio is starting")
-def start_assignment(assignment_id: IdPath, host: CurrentHost, db: DB) -> AssignmentOut:
+@router.post(
+    "/assignments/{assignment_id}/ready",
+    response_model=BarrierState,
+    summary="Files laid out; wait at the barrier",
+)
+def ready(assignment_id: IdPath, host: CurrentHost, db: DB) -> BarrierState:
+    """Repeated until start_at is set: then every host starts fio at that moment (server clock)."""
+    assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
+    start_at = runs_service.mark_ready(db, assignment)
+    record_heartbeat(host, None, None)
+    db.commit()
+    return BarrierState(id=assignment.id, status=assignment.status, start_at=start_at, server_time=utcnow())
+
+
+@router.post("/assignments/{assignment_id}/start", response_model=AssignmentOut, summary="fio has started")
+def start_assignment(
+    assignment_id: IdPath, host: CurrentHost, db: DB, body: StartIn | None = None
+) -> AssignmentOut:
     """Mark the assignment running; 409 if it was cancelled meanwhile."""
     assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
-    runs_service.mark_started(db, assignment)
+    runs_service.mark_started(
+        db, assignment, body.fio_started_at if body else None, body.clock_offset_ms if body else None
+    )
     record_heartbeat(host, None, None)
     db.commit()
     return _assignment_out(assignment)

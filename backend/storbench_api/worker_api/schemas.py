@@ -1,5 +1,6 @@
 """Bodies exchanged with storbench workers."""
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -9,13 +10,14 @@ from storbench_api.models import RunStatus, TargetKind
 
 
 class WorkerIdentity(BaseModel):
-    """Who a worker is and how it reaches the broker."""
+    """Who a worker is and how it reaches the broker; server_time lets it measure its clock offset."""
 
     host_id: IdField
     name: str
     queue: str
     heartbeat_interval_s: float
     celery: dict[str, Any]
+    server_time: datetime
 
 
 class Heartbeat(BaseModel):
@@ -49,6 +51,20 @@ class AssignmentState(BaseModel):
 
     id: int
     status: RunStatus
+
+
+class BarrierState(AssignmentState):
+    """The start time (server clock) once every host of the run is ready, and the server's clock now."""
+
+    start_at: datetime | None
+    server_time: datetime
+
+
+class StartIn(BaseModel):
+    """When fio was started, in the server's clock as the host estimated it."""
+
+    fio_started_at: datetime | None = None
+    clock_offset_ms: float | None = Field(default=None, ge=-86_400_000, le=86_400_000)
 
 
 class FioOutputIn(BaseModel):
