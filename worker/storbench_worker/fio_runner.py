@@ -65,9 +65,12 @@ def stop_process_group(process: subprocess.Popen[bytes], grace_s: float = 1.0) -
 
 
 def wait_until(wall_time: float) -> None:
-    """Sleep until the given epoch time, finishing with a short spin for precision."""
-    while (remaining := wall_time - time.time()) > 0.02:
-        time.sleep(remaining - 0.01)
+    """Sleep until the given epoch time, finishing with a short spin for precision.
+
+    The spin is kept to ~2 ms: several hosts' workers may share few cores in tests and benchmarks.
+    """
+    while (remaining := wall_time - time.time()) > 0.003:
+        time.sleep(remaining - 0.002)
     while time.time() < wall_time:
         pass
 
