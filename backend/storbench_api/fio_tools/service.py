@@ -1,19 +1,27 @@
 """The backend's single door to the storbench_fio package: validation of jobs and texts."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from storbench_api.errors import Invalid
 from storbench_api.settings import get_settings
+from storbench_fio.errors import OptionError
 from storbench_fio.job import FioJob, FioJobError, validate_job_dict
 from storbench_fio.jobfile import parse_fio_text
 from storbench_fio.safety import SafetyLimits, SafetyTarget, check_jobs_safety
 
 
-def _option_errors(exc: FioJobError, prefix: str) -> list[dict[str, Any]]:
-    return [
-        {"option": e.option, "value": e.value, "reason": e.reason, "field": f"{prefix}{e.option}"}
-        for e in exc.errors
-    ]
+def _error_items(errors: Sequence[OptionError], field_prefix: str | None = None) -> list[dict[str, Any]]:
+    """The fio package's option errors in the API's error shape (with the job and field when known)."""
+    items = []
+    for e in errors:
+        item: dict[str, Any] = {"option": e.option, "value": e.value, "reason": e.reason}
+        if e.job:
+            item["job"] = e.job
+        if field_prefix is not None:
+            item["field"] = f"{field_prefix}{e.option}"
+        items.append(item)
+    return items
 
 
 def _raise_invalid(errors: list[dict[str, Any]]) -> None:
@@ -28,11 +36,7 @@ def jobs_from_text(text: str) -> list[dict[str, Any]]:
     try:
         jobs = parse_fio_text(text)
     except FioJobError as exc:
-        errors = [
-            {"option": e.option, "value": e.value, "reason": e.reason} | ({"job": e.job} if e.job else {})
-            for e in exc.errors
-        ]
-        _raise_invalid(errors)
+        _raise_invalid(_error_items(exc.errors))
     return normalise_jobs([job.model_dump(mode="json", exclude_none=True) for job in jobs])
 
 
@@ -76,7 +80,7 @@ def normalise_jobs(raw_jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             # JSON null means "not set", as in the jobs GET /presets returns.
             job = validate_job_dict({k: v for k, v in raw.items() if v is not None})
         except FioJobError as exc:
-            errors.extend(_option_errors(exc, prefix))
+            errors.extend(_error_items(exc.errors, prefix))
             continue
         errors.extend(_limit_errors(job, prefix))
         if job.name in seen_names:
@@ -120,9 +124,4 @@ def ensure_safe_on_target(
     models = [validate_job_dict(job) for job in jobs]
     problems = check_jobs_safety(models, target, safety_limits())
     if problems:
-        _raise_invalid(
-            [
-                {"option": e.option, "value": e.value, "reason": e.reason} | ({"job": e.job} if e.job else {})
-                for e in problems
-            ]
-        )
+        _raise_invalid(_error_items(problems))
