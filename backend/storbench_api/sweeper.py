@@ -2,6 +2,7 @@
 
 import asyncio
 import logging
+import time
 
 from storbench_api.db import get_sessionmaker
 from storbench_api.runs.service import sweep_stuck_assignments
@@ -10,10 +11,15 @@ from storbench_api.settings import get_settings
 log = logging.getLogger(__name__)
 
 
+_started = time.monotonic()
+
+
 def sweep_once() -> int:
     """One pass in its own transaction; returns how many assignments were failed."""
+    # Right after the API (re)starts, silence says nothing about hosts: they could not reach us.
+    judge_liveness = time.monotonic() - _started >= get_settings().host_offline_after.total_seconds()
     with get_sessionmaker()() as db:
-        swept = sweep_stuck_assignments(db)
+        swept = sweep_stuck_assignments(db, judge_liveness=judge_liveness)
         db.commit()
     if swept:
         log.info("failed %d stuck assignment(s)", swept)

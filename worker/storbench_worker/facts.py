@@ -54,8 +54,62 @@ def _sunrpc_slots() -> int | None:
         return None
 
 
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return None
+
+
+def _nics() -> list[dict[str, Any]]:
+    """Network interfaces with their link speed (Mb/s; None when the driver does not say)."""
+    nics = []
+    root = Path("/sys/class/net")
+    for nic in sorted(root.iterdir()) if root.is_dir() else []:
+        if nic.name == "lo":
+            continue
+        speed = _read(nic / "speed")
+        nics.append(
+            {
+                "name": nic.name,
+                "speed_mbps": int(speed)
+                if speed and speed.lstrip("-").isdigit() and int(speed) > 0
+                else None,
+                "mtu": int(mtu) if (mtu := _read(nic / "mtu")) and mtu.isdigit() else None,
+                "state": _read(nic / "operstate"),
+            }
+        )
+    return nics
+
+
+def _block_devices() -> list[dict[str, Any]]:
+    """Whole block devices: size, rotational, model and the active I/O scheduler."""
+    devices = []
+    root = Path("/sys/block")
+    for device in sorted(root.iterdir()) if root.is_dir() else []:
+        if device.name.startswith(("loop", "ram", "zram")):
+            continue
+        sectors = _read(device / "size")
+        scheduler = _read(device / "queue" / "scheduler") or ""
+        active = (
+            scheduler[scheduler.find("[") + 1 : scheduler.find("]")]
+            if "[" in scheduler
+            else scheduler or None
+        )
+        devices.append(
+            {
+                "name": device.name,
+                "size_bytes": int(sectors) * 512 if sectors and sectors.isdigit() else None,
+                "rotational": _read(device / "queue" / "rotational") == "1",
+                "model": _read(device / "device" / "model"),
+                "scheduler": active,
+            }
+        )
+    return devices
+
+
 def collect_facts() -> dict[str, Any]:
-    """Hostname, OS, CPU, memory and mounts of this host."""
+    """Hostname, OS, CPU, memory, NICs, block devices and mounts of this host."""
     uname = platform.uname()
     return {
         "hostname": socket.gethostname(),
@@ -66,5 +120,7 @@ def collect_facts() -> dict[str, Any]:
         "cpu_count": os.cpu_count(),
         "memory_bytes": _memory_bytes(),
         "mounts": _mounts(),
+        "nics": _nics(),
+        "block_devices": _block_devices(),
         "sunrpc_tcp_slot_table_entries": _sunrpc_slots(),
     }

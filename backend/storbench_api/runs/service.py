@@ -439,22 +439,26 @@ def record_failure(db: Session, assignment: Assignment, reason: str) -> None:
     db.flush()
 
 
-def sweep_stuck_assignments(db: Session, now: datetime | None = None) -> int:
-    """Fail assignments no worker will finish: never picked up, host lost, or past deadline."""
+def sweep_stuck_assignments(db: Session, now: datetime | None = None, judge_liveness: bool = True) -> int:
+    """Fail assignments no worker will finish: never picked up, host lost, or past deadline.
+
+    judge_liveness is off while hosts had no chance to reach the server (it just started).
+    """
     settings = get_settings()
     now = now or utcnow()
     swept = 0
     for assignment in repository.unfinished_assignments(db):
         reason = None
         host = assignment.host
+        silent = judge_liveness and not is_online(host, now)
         if assignment.status == RunStatus.queued:
             waited = now - assignment.created_at
-            if waited > settings.dispatch_timeout and not is_online(host, now):
+            if waited > settings.dispatch_timeout and silent:
                 reason = (
                     f"no worker picked the run up within {int(waited.total_seconds())} s: "
                     + offline_reason(host)
                 )
-        elif not is_online(host, now):
+        elif silent:
             reason = f"lost contact with the worker on host '{host.name}' while fio was running"
         elif assignment.deadline_at is not None and now > assignment.deadline_at:
             reason = "the run exceeded its deadline (expected duration plus grace) and was abandoned"

@@ -49,6 +49,36 @@ class Stack:
     admin_password: str
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     token: str = ""
+    port: int = 0
+    api: subprocess.Popen[bytes] | None = None
+
+    def start_api(self) -> None:
+        """Start (or restart) the API on the stack's port and wait until it answers."""
+        log = (self.workdir / "api.log").open("ab")
+        api = subprocess.Popen(
+            [str(BIN / "storbench-api"), "serve", "--port", str(self.port)],
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.api = api
+        self.processes.append(api)
+
+        def healthy() -> bool:
+            if api.poll() is not None:
+                raise AssertionError((self.workdir / "api.log").read_text())
+            try:
+                return httpx.get(f"{self.url}/api/v1/health", timeout=1).status_code == 200
+            except httpx.TransportError:
+                return False
+
+        self.wait_for(healthy, 60, "the API to answer")
+
+    def stop_api(self) -> None:
+        """Stop the API process, as an outage would."""
+        if self.api is not None:
+            _stop(self.api)
 
     def client(self) -> httpx.Client:
         """An HTTP client signed in as the first admin."""
@@ -126,26 +156,9 @@ def running_stack(database_url: str, broker_url: str, workdir: Path) -> Iterator
         admin_email="admin@example.com",
         admin_password="integration-password",
     )
-    log = (workdir / "api.log").open("wb")
-    api = subprocess.Popen(
-        [str(BIN / "storbench-api"), "serve", "--port", str(port)],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    stack.processes.append(api)
+    stack.port = port
     try:
-
-        def healthy() -> bool:
-            if api.poll() is not None:
-                raise AssertionError((workdir / "api.log").read_text())
-            try:
-                return httpx.get(f"{stack.url}/api/v1/health", timeout=1).status_code == 200
-            except httpx.TransportError:
-                return False
-
-        stack.wait_for(healthy, 60, "the API to answer")
+        stack.start_api()
         yield stack
     finally:
         for process in reversed(stack.processes):
