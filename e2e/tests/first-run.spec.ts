@@ -38,6 +38,16 @@ test("a new user signs in, adds a target, runs a preset and reads the result", a
   const status = page.getByRole("status");
   await expect(status).toHaveText(/queued|running/);
   await expect(status).toHaveText("running", { timeout: 30_000 });
+
+  // While fio runs (10 s): the host's progress bar and the live per-second chart, fed by the event stream.
+  const progress = page.getByRole("progressbar", { name: "Progress on localhost" });
+  await expect(progress).toBeVisible();
+  await expect(progress).toHaveAttribute("aria-valuenow", /^\d+(\.\d+)?$/, { timeout: 8_000 });
+  const live = page.getByRole("figure", { name: "Live throughput" });
+  await expect(live).toBeVisible();
+  await expect(live.locator("svg.recharts-surface")).toBeVisible({ timeout: 8_000 });
+  await page.screenshot({ path: "artifacts/run-live.png", fullPage: true });
+
   await expect(status).toHaveText("completed", { timeout: 60_000 });
 
   // Headline figures and the latency percentile chart.
@@ -46,6 +56,9 @@ test("a new user signs in, adds a target, runs a preset and reads the result", a
   const chart = page.getByRole("figure", { name: /Latency percentiles/ });
   await expect(chart).toBeVisible();
   await expect(chart.locator("svg.recharts-surface")).toBeVisible();
+  // The live chart gives way to the stored per-second series.
+  await expect(page.getByRole("figure", { name: "Live throughput" })).toHaveCount(0);
+  await expect(page.getByRole("figure", { name: "Per-second throughput" }).locator("svg.recharts-surface")).toBeVisible();
   await page.screenshot({ path: "artifacts/run-result.png", fullPage: true });
 });
 

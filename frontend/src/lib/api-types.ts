@@ -197,6 +197,8 @@ export type HostStatus = "online" | "busy" | "offline";
 export interface Host {
   id: number;
   name: string;
+  /** Free labels (e.g. "rack4", "nfs-client"): a run can name every host carrying one. */
+  labels: string[];
   status: HostStatus;
   last_seen_at: IsoDateTime | null;
   fio_version: string | null;
@@ -206,6 +208,12 @@ export interface Host {
 
 export interface HostCreate {
   name: string;
+}
+
+/** PATCH /hosts/{id}: the host's labels, replaced as a whole (members and owners). */
+export interface HostUpdate {
+  /** Each matches ^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$; at most 50. */
+  labels: string[];
 }
 
 export interface HostCreated extends Host {
@@ -420,6 +428,41 @@ export interface ResultImport {
   results: Result[];
 }
 
+/** One host's share of a run (a run on several hosts has one per host). */
+export interface Assignment {
+  host: RunHost;
+  status: RunStatus;
+  /** The host passed the start barrier (files laid out, waiting for the common start). */
+  ready_at: IsoDateTime | null;
+  started_at: IsoDateTime | null;
+  /** When fio started on the host, on the server's clock. */
+  fio_started_at: IsoDateTime | null;
+  finished_at: IsoDateTime | null;
+  error: string | null;
+}
+
+/** All hosts together over the window in which every host was running. */
+export interface AggregateDirection {
+  iops: number;
+  bw_bytes: number;
+  /** Percentiles of the summed clat histograms (never averaged per-host percentiles). */
+  clat_percentiles_ns: Partial<Record<"50" | "90" | "95" | "99" | "99.9" | "99.99", number>> &
+    Record<string, number | undefined>;
+  clat_samples: number;
+}
+
+/** What a shared file system delivered to all hosts of a run at once (completed multi-host runs). */
+export interface RunAggregate {
+  hosts: number;
+  /** Length of the window in which every host was running, in seconds. */
+  window_s: number;
+  /** Spread of the hosts' fio start times; null when a host did not report its start. */
+  start_skew_ms: number | null;
+  directions: Partial<Record<DirectionName, AggregateDirection>>;
+  /** How the totals were computed, in words. */
+  method: string;
+}
+
 export interface Run {
   id: number;
   status: RunStatus;
@@ -432,15 +475,71 @@ export interface Run {
   started_at: IsoDateTime | null;
   finished_at: IsoDateTime | null;
   error: string | null;
+  /** The common instant every host starts fio (multi-host runs). */
+  start_at?: IsoDateTime | null;
+  assignments?: Assignment[];
   /** Omitted or empty in list responses. */
   results?: Result[];
+  /** Completed runs on more than one host only. */
+  aggregate?: RunAggregate | null;
+}
+
+/** One second of one direction's progress on one host. */
+export interface ProgressFigures {
+  iops: number;
+  bw_bytes: number;
+  lat_mean_ns: number;
+}
+
+/** One second of one host's progress, as fio reported it. */
+export interface ProgressSample {
+  /** Increasing over the whole run (all hosts): the order samples landed. */
+  id: number;
+  elapsed_s: number;
+  /** null while fio cannot estimate the end. */
+  eta_s: number | null;
+  percent: number | null;
+  measured_at: IsoDateTime | null;
+  received_at: IsoDateTime;
+  directions: Partial<Record<DirectionName, ProgressFigures>>;
+}
+
+export interface HostProgress {
+  host_name: string;
+  assignment_id: number;
+  status: RunStatus;
+  samples: ProgressSample[];
+}
+
+/** GET /runs/{id}/progress: the stored per-second series of every host. */
+export interface RunProgress {
+  run_id: number;
+  status: RunStatus;
+  hosts: HostProgress[];
+}
+
+/** Data of the `status` event of GET /runs/{id}/events. */
+export interface RunStatusEvent {
+  run_id: number;
+  status: RunStatus;
+}
+
+/** Data of the `progress` event of GET /runs/{id}/events: one host-second. */
+export interface RunProgressEvent extends ProgressSample {
+  host_name: string;
 }
 
 /** Writes to a block device also need confirm_destructive (and a destructive target). */
 export type RunCreate = (
   | { target_id: number; plan_id: number; jobs?: never }
   | { target_id: number; jobs: FioJob[]; plan_id?: never }
-) & { confirm_destructive?: boolean };
+) & {
+  confirm_destructive?: boolean;
+  /** More hosts that mount the target's path; all start fio at the same instant. */
+  host_ids?: number[];
+  /** Also every host carrying this label. */
+  host_label?: string;
+};
 
 export interface RunListParams extends PageParams {
   status?: RunStatus;

@@ -6,6 +6,7 @@ import {
   formatIops,
   formatNs,
   formatRelativeTime,
+  formatSeconds,
   logTicks,
   trimZeros,
 } from "./format";
@@ -60,6 +61,13 @@ describe("time formatting", () => {
     expect(formatDuration(4_200)).toBe("4.2s");
     expect(formatDuration(65_000)).toBe("1m 05s");
     expect(formatDuration(3_725_000)).toBe("1h 02m");
+  });
+
+  it("formats seconds on time axes and ETAs", () => {
+    expect(formatSeconds(7.4)).toBe("7s");
+    expect(formatSeconds(59.6)).toBe("1m 00s");
+    expect(formatSeconds(75)).toBe("1m 15s");
+    expect(formatSeconds(null)).toBe("—");
   });
 
   it("formats relative times", () => {

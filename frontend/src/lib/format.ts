@@ -96,6 +96,14 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${seconds}s`;
 }
 
+/** Seconds on a time axis or as an ETA: 7 → "7s", 75 → "1m 15s", 3725 → "1h 02m". */
+export function formatSeconds(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return "—";
+  const whole = Math.round(seconds);
+  if (Math.abs(whole) < 60) return `${whole}s`;
+  return formatDuration(whole * 1000);
+}
+
 /** "12s ago", "5 min ago", "3 h ago", "2 d ago"; "never" for null. */
 export function formatRelativeTime(iso: string | null | undefined, now: number = Date.now()): string {
   if (!iso) return "never";

@@ -2,6 +2,7 @@
 
 import type {
   ApiToken,
+  Assignment,
   AuditEvent,
   Direction,
   EnrollmentToken,
@@ -12,9 +13,12 @@ import type {
   Page,
   Plan,
   Preset,
+  ProgressSample,
   Result,
   Role,
   Run,
+  RunAggregate,
+  RunProgressEvent,
   Session,
   Target,
   TeamMembership,
@@ -98,6 +102,7 @@ export function makeHost(overrides: Partial<Host> = {}): Host {
   return {
     id: 1,
     name: "nfs-client-01",
+    labels: [],
     status: "online",
     last_seen_at: new Date().toISOString(),
     fio_version: "fio-3.36",
@@ -207,6 +212,61 @@ export function makeRun(overrides: Partial<Run> = {}): Run {
     results: [],
     ...overrides,
   };
+}
+
+export function makeAssignment(overrides: Partial<Assignment> = {}): Assignment {
+  return {
+    host: { id: 1, name: "nfs-client-01" },
+    status: "completed",
+    ready_at: "2025-03-01T10:00:01Z",
+    started_at: "2025-03-01T10:00:02Z",
+    fio_started_at: "2025-03-01T10:00:02.004Z",
+    finished_at: "2025-03-01T10:01:03Z",
+    error: null,
+    ...overrides,
+  };
+}
+
+export function makeAggregate(overrides: Partial<RunAggregate> = {}): RunAggregate {
+  return {
+    hosts: 2,
+    window_s: 59.2,
+    start_skew_ms: 3.4,
+    method: "per-second samples inside the window where every host was running",
+    directions: {
+      read: {
+        iops: 30_516.6,
+        bw_bytes: 124_992_000,
+        clat_percentiles_ns: { "50": 505_856, "90": 716_800, "95": 815_104, "99": 1_236_992, "99.9": 3_129_344, "99.99": 10_027_008 },
+        clat_samples: 1_830_936,
+      },
+    },
+    ...overrides,
+  };
+}
+
+/** One second of progress on one host (the data of a `progress` event). */
+export function makeProgressEvent(overrides: Partial<RunProgressEvent> = {}): RunProgressEvent {
+  const elapsed = overrides.elapsed_s ?? 1;
+  const measured = new Date(Date.parse("2025-03-01T10:00:02Z") + elapsed * 1000).toISOString();
+  return {
+    id: 1,
+    host_name: "nfs-client-01",
+    elapsed_s: elapsed,
+    eta_s: 60 - elapsed,
+    percent: Math.round((elapsed / 60) * 1000) / 10,
+    measured_at: measured,
+    received_at: measured,
+    directions: { read: { iops: 15_000, bw_bytes: 61_440_000, lat_mean_ns: 530_000 } },
+    ...overrides,
+  };
+}
+
+/** A stored sample (GET /runs/{id}/progress): a progress event without its host. */
+export function makeProgressSample(overrides: Partial<RunProgressEvent> = {}): ProgressSample {
+  const sample: Partial<RunProgressEvent> = makeProgressEvent(overrides);
+  delete sample.host_name;
+  return sample as ProgressSample;
 }
 
 /** What the app asks for on every signed-in page: the session (restored from its cookie) and health. */

@@ -10,7 +10,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { formatValue, logTicks, trimZeros } from "../../lib/format";
+import { formatSeconds, formatValue, logTicks, trimZeros } from "../../lib/format";
 import type { ChartRow, ChartSpec } from "./chart-config";
 
 function numericValues(data: ChartRow[], keys: string[]): number[] {
@@ -37,12 +37,14 @@ function positiveOnly(data: ChartRow[], keys: string[]): ChartRow[] {
 }
 
 /** Recharts rendering of a ChartSpec; only ChartContainer uses it. */
-export default function ChartCanvas({ kind, data, xKey, series, unit, logScale, height }: ChartSpec) {
+export default function ChartCanvas({ kind, data, xKey, xType = "category", series, unit, logScale, dots = true, height }: ChartSpec) {
   const keys = Object.keys(series);
   const plotted = logScale ? positiveOnly(data, keys) : data;
   const values = numericValues(plotted, keys).filter((value) => !logScale || value > 0);
   const ticks = logScale && values.length ? logTicks(Math.min(...values), Math.max(...values)) : undefined;
   const formatTick = (value: number) => trimZeros(formatValue(unit, value));
+  const timeAxis = xType === "seconds";
+  const formatX = (value: unknown) => (timeAxis && typeof value === "number" ? formatSeconds(value) : String(value));
   const yAxis = (
     <YAxis
       scale={logScale ? "log" : "auto"}
@@ -57,14 +59,25 @@ export default function ChartCanvas({ kind, data, xKey, series, unit, logScale, 
   const common = (
     <>
       <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
-      <XAxis dataKey={xKey} fontSize={12} />
+      {timeAxis ? (
+        <XAxis
+          dataKey={xKey}
+          type="number"
+          domain={["dataMin", "dataMax"]}
+          allowDecimals={false}
+          tickFormatter={formatX}
+          fontSize={12}
+        />
+      ) : (
+        <XAxis dataKey={xKey} fontSize={12} />
+      )}
       {yAxis}
       <Tooltip
         content={({ active, payload, label }) =>
           // Our own content: Recharts' default tooltip is a second role="status" on the page.
           active && payload?.length ? (
             <div className="chart-tooltip">
-              <div className="chart-tooltip-label">{String(label)}</div>
+              <div className="chart-tooltip-label">{formatX(label)}</div>
               {payload.map((item) => {
                 const key = String(item.dataKey ?? item.name);
                 return (
@@ -109,7 +122,7 @@ export default function ChartCanvas({ kind, data, xKey, series, unit, logScale, 
               name={key}
               stroke={series[key]!.color}
               strokeWidth={2}
-              dot={{ r: 3 }}
+              dot={dots ? { r: 3 } : false}
               connectNulls
               isAnimationActive={false}
             />

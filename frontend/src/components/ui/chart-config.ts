@@ -11,12 +11,15 @@ export type ChartRow = Record<string, string | number | null | undefined>;
 export interface ChartSpec {
   kind: "line" | "bar";
   data: ChartRow[];
-  /** The category key on the x axis. */
+  /** The key on the x axis: categories, or seconds on a time axis (xType "seconds"). */
   xKey: string;
+  xType?: "category" | "seconds";
   /** Keys of data to plot → how to show them. */
   series: Record<string, SeriesConfig>;
   unit: ValueUnit;
   logScale?: boolean;
+  /** Line charts: a dot per point (off for dense time series). */
+  dots?: boolean;
   height: number;
 }
 

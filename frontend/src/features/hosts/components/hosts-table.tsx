@@ -2,6 +2,7 @@ import { StatusBadge } from "../../../components/ui/status-badge";
 import type { Host } from "../../../lib/api-types";
 import { formatDateTime, formatRelativeTime } from "../../../lib/format";
 import { useNow } from "../../../lib/use-now";
+import { HostLabels } from "./host-labels";
 
 function factSummary(facts: Record<string, unknown>): string {
   const keys = ["os", "kernel", "cpus", "cpu_count", "memory", "arch"];
@@ -11,7 +12,8 @@ function factSummary(facts: Record<string, unknown>): string {
     .join(" ");
 }
 
-export function HostsTable({ hosts }: { hosts: Host[] }) {
+/** The team's hosts; canEdit: the user may change their labels (members and owners). */
+export function HostsTable({ hosts, canEdit = false }: { hosts: Host[]; canEdit?: boolean }) {
   const now = useNow(15_000);
   if (hosts.length === 0) return <p className="muted">No hosts yet. Add one to get a worker token.</p>;
   return (
@@ -21,6 +23,7 @@ export function HostsTable({ hosts }: { hosts: Host[] }) {
         <tr>
           <th scope="col">Name</th>
           <th scope="col">Status</th>
+          <th scope="col">Labels</th>
           <th scope="col">Last seen</th>
           <th scope="col">fio version</th>
           <th scope="col">Facts</th>
@@ -32,6 +35,9 @@ export function HostsTable({ hosts }: { hosts: Host[] }) {
             <th scope="row">{host.name}</th>
             <td>
               <StatusBadge status={host.status} />
+            </td>
+            <td>
+              <HostLabels host={host} canEdit={canEdit} />
             </td>
             <td>
               {host.last_seen_at ? (

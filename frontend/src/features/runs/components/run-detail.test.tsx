@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { installFakeApi, sequence } from "../../../test/fake-api";
-import { makeResult, makeRun, shellRoutes } from "../../../test/factories";
+import { makeAggregate, makeAssignment, makeResult, makeRun, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
 const started = new Date(Date.now() - 5_000).toISOString();
@@ -95,5 +95,47 @@ describe("run detail", () => {
     const error = await screen.findByRole("region", { name: "Error" });
     expect(error).toHaveTextContent("Permission denied");
     expect(screen.getByText("No results were reported for this run.")).toBeInTheDocument();
+  });
+
+  it("shows each host of a synchronized run and what they measured together", async () => {
+    installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/runs/11": {
+        body: makeRun({
+          id: 11,
+          status: "completed",
+          started_at: started,
+          finished_at: new Date().toISOString(),
+          start_at: "2025-03-01T10:00:02Z",
+          assignments: [
+            makeAssignment(),
+            makeAssignment({ host: { id: 2, name: "nfs-client-02" }, fio_started_at: "2025-03-01T10:00:02.007Z" }),
+          ],
+          results: [makeResult({ id: 11 }), makeResult({ id: 12, host_name: "nfs-client-02" })],
+          aggregate: makeAggregate(),
+        }),
+      },
+      "GET /api/v1/runs/11/progress": { body: { run_id: 11, status: "completed", hosts: [] } },
+    });
+    renderApp("/runs/11");
+
+    const hosts = await screen.findByRole("table", { name: "Hosts" });
+    const second = within(hosts).getByRole("row", { name: /nfs-client-02/ });
+    expect(second).toHaveTextContent("completed");
+    expect(within(second).getByText(/\.007$/)).toBeInTheDocument();
+
+    const results = screen.getByRole("region", { name: "Results" });
+    const aggregate = within(results).getByRole("region", { name: "Aggregate of 2 hosts" });
+    const row = within(aggregate).getByRole("row", { name: /^read/ });
+    expect(within(row).getByText("30.5k")).toBeInTheDocument();
+    expect(within(row).getByText("119 MiB/s")).toBeInTheDocument();
+    expect(within(row).getByText("1.24 ms")).toBeInTheDocument();
+    expect(within(aggregate).getByText("Common window").nextElementSibling).toHaveTextContent("59.2 s");
+    expect(within(aggregate).getByText("Start skew").nextElementSibling).toHaveTextContent("3.4 ms");
+    expect(aggregate).toHaveTextContent("Method: per-second samples inside the window where every host was running.");
+    // Each host's own figures stay beside the total.
+    expect(within(results).getByRole("table", { name: "Figures for randread on nfs-client-01" })).toBeInTheDocument();
+    expect(within(results).getByRole("table", { name: "Figures for randread on nfs-client-02" })).toBeInTheDocument();
+    expect(screen.getAllByRole("status")).toHaveLength(1);
   });
 });

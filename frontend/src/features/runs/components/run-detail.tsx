@@ -1,3 +1,4 @@
+import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FioJobList } from "../../../components/ui/fio-job-list";
@@ -9,18 +10,35 @@ import { isRunActive } from "../../../lib/status";
 import { useNow } from "../../../lib/use-now";
 import { useCancelRun } from "../api/cancel-run";
 import { useRun } from "../api/get-run";
+import { PROGRESS_POLL_MS, useRunProgress } from "../api/get-run-progress";
+import { useRunEvents } from "../api/run-events";
+import { AggregateSummary } from "./aggregate-summary";
+import { HostProgressBars, runHosts } from "./host-progress-bars";
 import { IopsByJobChart } from "./iops-by-job-chart";
 import { LatencyPercentilesChart } from "./latency-percentiles-chart";
+import { mergeProgress, type HostSeries } from "./progress-series";
 import { ResultSummary } from "./result-summary";
+import { RunHostsTable } from "./run-hosts-table";
+import { ThroughputChart } from "./throughput-chart";
 
 const KIND_LABELS = { directory: "directory", block_device: "block device" } as const;
 
-/** One run, followed live (status, elapsed time) until it reaches a terminal state. */
+/** One run, followed live (status, progress per host) until it reaches a terminal state. */
 export function RunDetail({ runId, canCancel = true }: { runId: number; canCancel?: boolean }) {
-  const runQuery = useRun(runId);
+  // Whether the event stream is open: status changes are pushed, polling only backs it up.
+  const [streaming, setStreaming] = useState(false);
+  const runQuery = useRun(runId, { streaming });
   const run = runQuery.data;
   const active = run ? isRunActive(run.status) : false;
   const now = useNow(1000, active);
+  const liveSamples = useRunEvents(runId, active, setStreaming);
+  const progressQuery = useRunProgress(runId, {
+    enabled: Boolean(run && run.status !== "queued"),
+    final: !active,
+    pollMs: active && !streaming ? PROGRESS_POLL_MS : false,
+  });
+  const storedHosts = progressQuery.data?.hosts;
+  const series = useMemo(() => mergeProgress(storedHosts, liveSamples), [storedHosts, liveSamples]);
 
   if (!run) {
     return (
@@ -48,10 +66,17 @@ export function RunDetail({ runId, canCancel = true }: { runId: number; canCance
       </PageHeader>
       {runQuery.error ? <ApiErrorAlert error={runQuery.error} title="Live updates failed" /> : null}
       <RunFacts run={run} now={now} />
+      {run.status === "running" ? <LiveProgress run={run} series={series} streaming={streaming} /> : null}
       {run.error ? (
         <section className="panel panel-error" aria-labelledby="run-error-heading">
           <h2 id="run-error-heading">Error</h2>
           <pre className="code-block">{run.error}</pre>
+        </section>
+      ) : null}
+      {(run.assignments?.length ?? 0) > 1 ? (
+        <section aria-labelledby="run-hosts-heading">
+          <h2 id="run-hosts-heading">Hosts</h2>
+          <RunHostsTable assignments={run.assignments ?? []} />
         </section>
       ) : null}
       <section aria-labelledby="run-jobs-heading">
@@ -59,7 +84,32 @@ export function RunDetail({ runId, canCancel = true }: { runId: number; canCance
         <FioJobList jobs={run.jobs} caption={`fio jobs of run #${run.id}`} />
       </section>
       <RunResults run={run} />
+      {!active && series.some((host) => host.samples.length > 0) ? (
+        <section aria-labelledby="run-series-heading">
+          <h2 id="run-series-heading">Throughput over time</h2>
+          <ThroughputChart title="Per-second throughput" hosts={series} />
+        </section>
+      ) : null}
+      {!active && progressQuery.error ? (
+        <ApiErrorAlert error={progressQuery.error} title="Could not load the per-second series" />
+      ) : null}
     </>
+  );
+}
+
+/** While fio runs: a bar per host and the figures of every second as they arrive. */
+function LiveProgress({ run, series, streaming }: { run: Run; series: HostSeries[]; streaming: boolean }) {
+  return (
+    <section className="panel live-progress" aria-labelledby="run-live-heading">
+      <h2 id="run-live-heading">Live progress</h2>
+      <p className="small muted">
+        {streaming
+          ? "Updated as each host reports, every second."
+          : "Not connected to live updates: the page checks for news every few seconds."}
+      </p>
+      <HostProgressBars hosts={runHosts(run.assignments, run.host.name)} series={series} />
+      <ThroughputChart title="Live throughput" hosts={series} />
+    </section>
   );
 }
 
@@ -82,6 +132,7 @@ function CancelButton({ runId }: { runId: number }) {
 
 function RunFacts({ run, now }: { run: Run; now: number }) {
   const waiting = run.status === "queued" ? elapsedMs(run.created_at, null, now) : null;
+  const hostCount = run.assignments?.length ?? 1;
   return (
     <dl className="facts">
       <div>
@@ -92,8 +143,11 @@ function RunFacts({ run, now }: { run: Run; now: number }) {
         </dd>
       </div>
       <div>
-        <dt>Host</dt>
-        <dd>{run.host.name}</dd>
+        <dt>{hostCount > 1 ? "Hosts" : "Host"}</dt>
+        <dd>
+          {run.host.name}
+          {hostCount > 1 ? <span className="muted"> + {hostCount - 1} more</span> : null}
+        </dd>
       </div>
       <div>
         <dt>Plan</dt>
@@ -107,6 +161,12 @@ function RunFacts({ run, now }: { run: Run; now: number }) {
         <dt>Started</dt>
         <dd>{formatDateTime(run.started_at)}</dd>
       </div>
+      {run.start_at && hostCount > 1 ? (
+        <div>
+          <dt>Common start</dt>
+          <dd>{formatDateTime(run.start_at)}</dd>
+        </div>
+      ) : null}
       <div>
         <dt>Finished</dt>
         <dd>{formatDateTime(run.finished_at)}</dd>
@@ -139,6 +199,7 @@ function RunResults({ run }: { run: Run }) {
           <p className="muted small">
             Mean and max are total latency (lat); percentiles are completion latency (clat). Sizes in binary units.
           </p>
+          {run.aggregate ? <AggregateSummary aggregate={run.aggregate} /> : null}
           {results.map((result) => (
             <ResultSummary key={result.id} result={result} />
           ))}

@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { installFakeApi } from "../../../test/fake-api";
-import { makePlan, makePreset, makeRun, makeTarget, page, shellRoutes } from "../../../test/factories";
+import { makeHost, makePlan, makePreset, makeRun, makeTarget, page, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
 function routes() {
@@ -30,6 +30,40 @@ describe("start run form", () => {
 
     expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 5 });
+  });
+
+  it("also runs on the hosts chosen and on every host of a label", async () => {
+    const api = installFakeApi({
+      ...routes(),
+      "GET /api/v1/hosts": {
+        body: page([
+          makeHost({ id: 1, name: "nfs-client-01" }),
+          makeHost({ id: 2, name: "nfs-client-02", labels: ["rack4"] }),
+          makeHost({ id: 4, name: "nfs-client-04", status: "busy", labels: ["rack4"] }),
+          makeHost({ id: 3, name: "nfs-client-03", status: "offline" }),
+        ]),
+      },
+    });
+    const { user } = renderApp("/runs");
+    const form = await screen.findByRole("form", { name: "Start run" });
+    await within(form).findByRole("option", { name: "4k random read" });
+    await within(form).findByRole("option", { name: /netapp-vol1/ });
+    expect(within(form).queryByRole("group", { name: /Also run on hosts/ })).not.toBeInTheDocument();
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
+    await user.selectOptions(within(form).getByLabelText("Plan"), "4k random read");
+    const more = await within(form).findByRole("group", { name: /Also run on hosts/ });
+    expect(more).toHaveAccessibleDescription(/starts fio at the same moment and each writes its own files in \/mnt\/netapp\/bench/);
+    // Online hosts other than the target's own.
+    expect(within(more).getAllByRole("checkbox")).toHaveLength(2);
+    expect(within(more).getByRole("checkbox", { name: "nfs-client-04 (busy) · labels rack4" })).not.toBeChecked();
+    await user.click(within(more).getByRole("checkbox", { name: "nfs-client-02 · labels rack4" }));
+    await user.type(within(form).getByLabelText(/Or every host labelled/), "rack4");
+    expect(within(form).getByLabelText(/Or every host labelled/)).toHaveAccessibleDescription("Adds nfs-client-02, nfs-client-04.");
+    await user.click(within(form).getByRole("button", { name: "Start run" }));
+
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 5, host_ids: [2], host_label: "rack4" });
   });
 
   it("sends a preset's jobs inline, its global options folded in", async () => {

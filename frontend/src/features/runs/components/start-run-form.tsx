@@ -4,29 +4,34 @@ import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { RunRequirementsNote } from "../../../components/ui/run-requirements-note";
 import { fieldErrors } from "../../../lib/api-client";
-import type { Plan, Preset, RunCreate, Target } from "../../../lib/api-types";
+import type { Host, Plan, Preset, RunCreate, Target } from "../../../lib/api-types";
 import { describeJob, jobWrites, presetJobs, runRequirements } from "../../../lib/fio";
 import { useCreateRun } from "../api/create-run";
 
-export type TargetOption = Pick<Target, "id" | "name" | "host_name" | "path" | "kind" | "destructive">;
+export type TargetOption = Pick<Target, "id" | "name" | "host_id" | "host_name" | "path" | "kind" | "destructive">;
+export type HostOption = Pick<Host, "id" | "name" | "status" | "labels">;
 
 interface StartRunFormProps {
   targets: TargetOption[];
+  /** The team's hosts: a run may also use others that mount the target's path. */
+  hosts?: HostOption[];
   plans: Plan[];
   presets: Preset[];
   headingLevel?: 2 | 3;
 }
 
 /** Picks a target and a saved plan or preset, starts the run and opens it. */
-export function StartRunForm({ targets, plans, presets, headingLevel = 2 }: StartRunFormProps) {
+export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel = 2 }: StartRunFormProps) {
   const [targetId, setTargetId] = useState("");
   const [planChoice, setPlanChoice] = useState("");
+  const [extraHostIds, setExtraHostIds] = useState<number[]>([]);
+  const [hostLabel, setHostLabel] = useState("");
   const [missing, setMissing] = useState<{ target?: string; plan?: string; confirm?: string }>({});
   // The id of the target whose data loss was acknowledged: switching targets asks again.
   const [confirmedFor, setConfirmedFor] = useState<string | null>(null);
   const navigate = useNavigate();
   const createMutation = useCreateRun();
-  const serverErrors = fieldErrors(createMutation.error, ["target_id", "plan_id"]);
+  const serverErrors = fieldErrors(createMutation.error, INLINE_FIELDS);
   const Heading = headingLevel === 2 ? "h2" : "h3";
 
   const [choiceKind, choiceId] = planChoice.split(":", 2) as [string, string | undefined];
@@ -38,6 +43,10 @@ export function StartRunForm({ targets, plans, presets, headingLevel = 2 }: Star
   const needsConfirm = chosenTarget?.kind === "block_device" && writingJobs.length > 0;
   const confirmed = needsConfirm && confirmedFor === targetId;
   const requirements = chosenTarget ? runRequirements(chosenJobs, chosenTarget.kind) : [];
+  // Hosts a run can add: reachable ones other than the target's own (which always runs).
+  const otherHosts = chosenTarget ? hosts.filter((host) => host.id !== chosenTarget.host_id) : [];
+  const selectableHosts = otherHosts.filter((host) => host.status !== "offline");
+  const chosenHostIds = extraHostIds.filter((id) => selectableHosts.some((host) => host.id === id));
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,6 +61,8 @@ export function StartRunForm({ targets, plans, presets, headingLevel = 2 }: Star
       ? { target_id: Number(targetId), plan_id: chosenPlan.id }
       : { target_id: Number(targetId), jobs: chosenJobs };
     if (needsConfirm) body.confirm_destructive = confirmed;
+    if (chosenHostIds.length) body.host_ids = chosenHostIds;
+    if (otherHosts.length && hostLabel.trim()) body.host_label = hostLabel.trim();
     createMutation.mutate(body, { onSuccess: (run) => navigate(`/runs/${run.id}`) });
   }
 
@@ -62,7 +73,7 @@ export function StartRunForm({ targets, plans, presets, headingLevel = 2 }: Star
         {createMutation.error ? (
           <ApiErrorAlert
             error={createMutation.error}
-            inlineFields={["target_id", "plan_id"]}
+            inlineFields={INLINE_FIELDS}
             jobNames={chosenJobs.map((job) => job.name)}
           />
         ) : null}
@@ -114,6 +125,18 @@ export function StartRunForm({ targets, plans, presets, headingLevel = 2 }: Star
             ))}
           </ul>
         ) : null}
+        {chosenTarget && otherHosts.length ? (
+          <MoreHosts
+            target={chosenTarget}
+            hosts={selectableHosts}
+            allHosts={hosts}
+            chosen={chosenHostIds}
+            onChosenChange={setExtraHostIds}
+            label={hostLabel}
+            onLabelChange={setHostLabel}
+            errors={{ hostIds: serverErrors.host_ids ?? [], hostLabel: serverErrors.host_label ?? [] }}
+          />
+        ) : null}
         <RunRequirementsNote items={requirements}>This target will refuse these jobs as they stand:</RunRequirementsNote>
         {needsConfirm && chosenTarget ? (
           <DestructiveConfirm
@@ -133,6 +156,101 @@ export function StartRunForm({ targets, plans, presets, headingLevel = 2 }: Star
         </button>
       </form>
     </section>
+  );
+}
+
+const INLINE_FIELDS = ["target_id", "plan_id", "host_ids", "host_label"] as const;
+
+interface MoreHostsProps {
+  target: TargetOption;
+  /** Hosts that can join (online or busy), the target's own excluded. */
+  hosts: HostOption[];
+  /** Every host of the team, to say which carry a label. */
+  allHosts: HostOption[];
+  chosen: number[];
+  onChosenChange: (ids: number[]) => void;
+  label: string;
+  onLabelChange: (label: string) => void;
+  errors: { hostIds: string[]; hostLabel: string[] };
+}
+
+/** A synchronized run: more hosts that mount the target's path, by name or by label. */
+function MoreHosts({ target, hosts, allHosts, chosen, onChosenChange, label, onLabelChange, errors }: MoreHostsProps) {
+  const id = useId();
+  const labels = [...new Set(allHosts.flatMap((host) => host.labels))].sort();
+  const wanted = label.trim();
+  const labelled = wanted ? allHosts.filter((host) => host.labels.includes(wanted)) : [];
+  const describedBy = [`${id}-how`, errors.hostIds.length ? `${id}-error` : null].filter(Boolean).join(" ");
+  return (
+    <div className="more-hosts">
+      <fieldset aria-describedby={describedBy}>
+        <legend>
+          Also run on hosts <span className="field-optional">(optional)</span>
+        </legend>
+        <p id={`${id}-how`} className="field-hint">
+          Every host starts fio at the same moment and each writes its own files in{" "}
+          <span className="mono">{target.path}</span>, so each must mount that path (a shared file system). The run then
+          also reports what all hosts delivered together.
+        </p>
+        {hosts.length ? (
+          <div className="host-choices">
+            {hosts.map((host) => (
+              <label key={host.id}>
+                <input
+                  type="checkbox"
+                  name="host_ids"
+                  value={host.id}
+                  checked={chosen.includes(host.id)}
+                  onChange={(event) =>
+                    onChosenChange(event.target.checked ? [...chosen, host.id] : chosen.filter((other) => other !== host.id))
+                  }
+                />
+                {host.name}
+                {host.status === "busy" ? <span className="muted small"> (busy)</span> : null}
+                {host.labels.length ? <span className="muted small"> · labels {host.labels.join(", ")}</span> : null}
+              </label>
+            ))}
+          </div>
+        ) : (
+          <p className="muted small">No other host is online.</p>
+        )}
+        {errors.hostIds.length ? (
+          <p id={`${id}-error`} className="field-error">
+            {errors.hostIds.join("; ")}
+          </p>
+        ) : null}
+      </fieldset>
+      <FormField
+        label="Or every host labelled"
+        optional
+        errors={errors.hostLabel}
+        hint={
+          wanted
+            ? labelled.length
+              ? `Adds ${labelled.map((host) => host.name).join(", ")}.`
+              : "No host carries this label yet: the server will refuse it."
+            : "Adds every host carrying this label (set labels on the Hosts page)."
+        }
+      >
+        {(c) => (
+          <>
+            <input
+              {...c}
+              name="host_label"
+              value={label}
+              list={`${id}-labels`}
+              autoComplete="off"
+              onChange={(event) => onLabelChange(event.target.value)}
+            />
+            <datalist id={`${id}-labels`}>
+              {labels.map((item) => (
+                <option key={item} value={item} />
+              ))}
+            </datalist>
+          </>
+        )}
+      </FormField>
+    </div>
   );
 }
 
