@@ -1,4 +1,4 @@
-"""Names a person types (targets, plans, presets) turned into the ids the API wants."""
+"""Names a person types (targets, plans, presets, hosts) turned into the ids the API wants."""
 
 from __future__ import annotations
 
@@ -37,3 +37,9 @@ def plan(api: Api, name: str) -> dict[str, Any]:
 def preset(api: Api, preset_id: str) -> dict[str, Any]:
     """The preset with this id."""
     return _pick("preset", preset_id, api.get("/presets")["items"], "id")
+
+
+def hosts(api: Api, names: list[str]) -> list[int]:
+    """Ids of the team's hosts with these names."""
+    listed = api.list_all("/hosts")
+    return [int(_pick("host", name, listed, "name")["id"]) for name in names]

@@ -46,3 +46,25 @@ def test_tables_align_text_left_and_numbers_right() -> None:
     table = render_table(("name", "IOPS"), [["a", "1,000"], ["longer", "5"]], right=("IOPS",))
 
     assert table.splitlines() == ["name     IOPS", "a       1,000", "longer      5"]
+
+
+def test_a_multi_host_aggregate_is_summarised_with_its_window_and_skew() -> None:
+    from storbench_cli.commands.run import aggregate_lines
+
+    text = aggregate_lines(
+        {
+            "hosts": 3,
+            "window_s": 2.96,
+            "start_skew_ms": 10.4,
+            "directions": {
+                "read": {
+                    "iops": 45210.0,
+                    "bw_bytes": 185180160.0,
+                    "clat_percentiles_ns": {"50": 61000.0, "99": 412000.0, "99.9": 1900000.0},
+                }
+            },
+        }
+    )
+    assert text.splitlines()[0] == "aggregate of 3 hosts over 3.0 s, start skew 10.4 ms"
+    assert "read: 45,210 IOPS, 176.6 MiB/s" in text
+    assert "p99 412 µs" in text and "p99.9 1.90 ms" in text

@@ -21,6 +21,29 @@ def test_an_unknown_target_exits_2_listing_the_available_names(
         assert api.get("/runs").json()["total"] == runs_before, "a run was started anyway"
 
 
+def test_an_unknown_extra_host_exits_2_listing_the_hosts_and_starts_nothing(
+    service: Service, storbench: CliRunner, jobs_file: JobsFile
+) -> None:
+    with service.api() as api:
+        runs_before = api.get("/runs").json()["total"]
+        host_name = api.get("/hosts").json()["items"][0]["name"]
+
+    done = storbench(
+        "run",
+        "--target",
+        TARGET_NAME,
+        "--jobs-json",
+        str(jobs_file(TINY_JOB)),
+        "--hosts",
+        f"{host_name},nfs-99",
+    )
+
+    assert done.returncode == 2
+    assert "no host named 'nfs-99'" in done.stderr and host_name in done.stderr
+    with service.api() as api:
+        assert api.get("/runs").json()["total"] == runs_before
+
+
 def test_an_unknown_preset_exits_2_listing_the_presets(service: Service, storbench: CliRunner) -> None:
     with service.api() as api:
         some_preset = api.get("/presets").json()["items"][0]["id"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import resolve
 from ..api import Api
-from ..display import render_table
+from ..display import format_bandwidth, format_iops, format_latency, render_table
 from ..errors import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -58,6 +58,12 @@ def add_parser(
         action="store_true",
         help="allow writes to a block device (destroys its data)",
     )
+    parser.add_argument(
+        "--hosts",
+        metavar="NAME[,NAME…]",
+        help="more hosts that mount the target's path; all start fio at the same moment",
+    )
+    parser.add_argument("--host-label", metavar="LABEL", help="also run on every host carrying this label")
     parser.add_argument("--wait", action="store_true", help="follow the run to its end and print the results")
     parser.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     parser.set_defaults(handler=execute)
@@ -89,6 +95,10 @@ def _jobs_from_json(path: Path) -> list[dict[str, Any]]:
 def _run_body(api: Api, args: argparse.Namespace, target_id: int) -> dict[str, Any]:
     """The POST /runs body for the chosen source of jobs."""
     body: dict[str, Any] = {"target_id": target_id, "confirm_destructive": args.confirm_destructive}
+    if args.hosts:
+        body["host_ids"] = resolve.hosts(api, [n.strip() for n in args.hosts.split(",") if n.strip()])
+    if args.host_label:
+        body["host_label"] = args.host_label
     if args.plan is not None:
         body["plan_id"] = resolve.plan(api, args.plan)["id"]
     elif args.preset is not None:
@@ -159,6 +169,26 @@ def _print_run(run: dict[str, Any], output_format: str) -> None:
     print(f"run {run['id']} {run['status']} ({_where(run)}{source})")
     if run["status"] in TERMINAL and run["results"]:
         print(results_table(run))
+    aggregate = run.get("aggregate")
+    if aggregate:
+        print(aggregate_lines(aggregate))
+
+
+def aggregate_lines(aggregate: dict[str, Any]) -> str:
+    """The multi-host aggregate: totals over the common window and merged percentiles."""
+    skew = aggregate.get("start_skew_ms")
+    lines = [
+        f"aggregate of {aggregate['hosts']} hosts over {aggregate['window_s']:.1f} s"
+        + (f", start skew {skew:.1f} ms" if skew is not None else "")
+    ]
+    for name, direction in aggregate["directions"].items():
+        p = direction.get("clat_percentiles_ns") or {}
+        lines.append(
+            f"  {name}: {format_iops(direction['iops'])} IOPS, {format_bandwidth(direction['bw_bytes'])}, "
+            f"p50 {format_latency(p.get('50'))}, p99 {format_latency(p.get('99'))}, "
+            f"p99.9 {format_latency(p.get('99.9'))}"
+        )
+    return "\n".join(lines)
 
 
 def execute(api: Api, args: argparse.Namespace) -> int:
