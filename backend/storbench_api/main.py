@@ -10,6 +10,7 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from storbench_api import __version__, health
 from storbench_api.audit.router import router as audit_router
 from storbench_api.auth.router import router as auth_router
+from storbench_api.body_limit import BodySizeLimit
 from storbench_api.errors import install_error_handlers
 from storbench_api.fio_tools.router import router as fio_router
 from storbench_api.hosts.enrollment_router import router as enrollment_router
@@ -116,4 +117,5 @@ def create_app(run_sweeper: bool = True) -> FastAPI:
         return response
 
     mount_spa(app, settings.spa_dir)
+    app.add_middleware(BodySizeLimit)
     return app

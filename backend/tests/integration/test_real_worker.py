@@ -131,7 +131,7 @@ def test_cancel_stops_fio_keeps_what_was_measured_and_cleans_up(stack: Stack, ho
             lambda: api.get(f"/runs/{run['id']}").json()["status"] == "running", 10, "running status"
         )
         assert api.post(f"/runs/{run['id']}/cancel").json()["status"] == "cancelled"
-    stack.wait_for(lambda: not _fio_processes_in(host["scratch"]), 5, "fio to stop after cancel")
+    stack.wait_for(lambda: not _fio_processes_in(host["scratch"]), 15, "fio to stop after cancel")
     stack.wait_for(lambda: not list(host["scratch"].iterdir()), 10, "scratch files to be removed")
 
     def partial_results() -> list[dict[str, Any]]:
