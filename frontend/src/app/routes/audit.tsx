@@ -7,6 +7,7 @@ import { AUDIT_ACTIONS } from "../../features/audit/components/audit-actions";
 import { AuditTable } from "../../features/audit/components/audit-table";
 import { useRole } from "../../features/auth/api/get-session";
 import { isOwner } from "../../lib/roles";
+import { Pager } from "../../components/ui/pager";
 
 const PAGE_SIZE = 50;
 
@@ -65,29 +66,13 @@ function AuditLog() {
       </div>
       <QueryState isPending={events.isPending} error={events.error} label="the audit log">
         <AuditTable events={events.data?.items ?? []} />
-        {total > PAGE_SIZE ? (
-          <nav className="pager" aria-label="Audit log pages">
-            <button
-              type="button"
-              className="button button-small"
-              disabled={offset === 0}
-              onClick={() => update({ offset: Math.max(0, offset - PAGE_SIZE) })}
-            >
-              Newer
-            </button>
-            <span className="small">
-              {Math.min(offset + 1, total)}–{Math.min(offset + PAGE_SIZE, total)} of {total}
-            </span>
-            <button
-              type="button"
-              className="button button-small"
-              disabled={offset + PAGE_SIZE >= total}
-              onClick={() => update({ offset: offset + PAGE_SIZE })}
-            >
-              Older
-            </button>
-          </nav>
-        ) : null}
+        <Pager
+          label="Audit log pages"
+          offset={offset}
+          pageSize={PAGE_SIZE}
+          total={total}
+          onOffsetChange={(o) => update({ offset: o })}
+        />
       </QueryState>
     </section>
   );

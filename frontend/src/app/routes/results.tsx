@@ -12,6 +12,7 @@ import { ResultsTable } from "../../features/results/components/results-table";
 import { useTargets } from "../../features/targets/api/list-targets";
 import type { ResultListParams } from "../../lib/api-types";
 import { canWrite } from "../../lib/roles";
+import { Pager } from "../../components/ui/pager";
 
 const PAGE_SIZE = 50;
 /** The chart compares up to this many of the filtered results (the server's page limit). */
@@ -97,29 +98,13 @@ export function ResultsRoute() {
             />
             <QueryState isPending={results.isPending} error={results.error} label="results">
               <ResultsTable results={results.data?.items ?? []} targets={targetItems} />
-              {total > PAGE_SIZE ? (
-                <nav className="pager" aria-label="Result pages">
-                  <button
-                    type="button"
-                    className="button button-small"
-                    disabled={offset === 0}
-                    onClick={() => goTo(Math.max(0, offset - PAGE_SIZE))}
-                  >
-                    Newer
-                  </button>
-                  <span className="small">
-                    {Math.min(offset + 1, total)}–{Math.min(offset + PAGE_SIZE, total)} of {total}
-                  </span>
-                  <button
-                    type="button"
-                    className="button button-small"
-                    disabled={offset + PAGE_SIZE >= total}
-                    onClick={() => goTo(offset + PAGE_SIZE)}
-                  >
-                    Older
-                  </button>
-                </nav>
-              ) : null}
+              <Pager
+                label="Result pages"
+                offset={offset}
+                pageSize={PAGE_SIZE}
+                total={total}
+                onOffsetChange={(o) => goTo(o)}
+              />
             </QueryState>
           </section>
           <section aria-labelledby="compare-heading">

@@ -10,6 +10,7 @@ import type { RunStatus } from "../../lib/api-types";
 import { canWrite } from "../../lib/roles";
 import { RUN_STATUSES } from "../../lib/status";
 import { StartRunPanel } from "./start-run-panel";
+import { Pager } from "../../components/ui/pager";
 
 const PAGE_SIZE = 50;
 
@@ -58,29 +59,13 @@ export function RunsRoute() {
         </div>
         <QueryState isPending={runs.isPending} error={runs.error} label="runs">
           <RunsTable runs={runs.data?.items ?? []} />
-          {total > PAGE_SIZE ? (
-            <nav className="pager" aria-label="Run pages">
-              <button
-                type="button"
-                className="button button-small"
-                disabled={offset === 0}
-                onClick={() => update({ offset: Math.max(0, offset - PAGE_SIZE) })}
-              >
-                Newer
-              </button>
-              <span className="small">
-                {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
-              </span>
-              <button
-                type="button"
-                className="button button-small"
-                disabled={offset + PAGE_SIZE >= total}
-                onClick={() => update({ offset: offset + PAGE_SIZE })}
-              >
-                Older
-              </button>
-            </nav>
-          ) : null}
+          <Pager
+            label="Run pages"
+            offset={offset}
+            pageSize={PAGE_SIZE}
+            total={total}
+            onOffsetChange={(o) => update({ offset: o })}
+          />
         </QueryState>
       </section>
     </>
