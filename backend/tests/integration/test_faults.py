@@ -1,17 +1,14 @@
 """Faults around a running benchmark: the API down while a worker uploads, Redis restarted mid-run."""
 
-import shutil
-import subprocess
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 
 from tests.support.postgres import fresh_database
-from tests.support.stack import Stack, free_port, running_stack
+from tests.support.redis_server import PrivateRedis
+from tests.support.stack import Stack, running_stack
 
 JOB = {
     "name": "fault-read",
@@ -22,53 +19,6 @@ JOB = {
     "time_based": True,
     "ioengine": "psync",
 }
-
-
-class PrivateRedis:
-    """A redis-server of this test's own, so it can be stopped and started without disturbing others."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.port = free_port()
-        self.workdir = workdir
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-        self.process = subprocess.Popen(
-            [
-                binary,
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.workdir),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis.from_url(self.url)
-        for _ in range(100):
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        raise AssertionError("private redis did not start")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
 
 
 @pytest.fixture(scope="module")

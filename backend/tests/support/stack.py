@@ -50,13 +50,14 @@ class Stack:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     token: str = ""
     port: int = 0
+    bind: str = "127.0.0.1"
     api: subprocess.Popen[bytes] | None = None
 
     def start_api(self) -> None:
         """Start (or restart) the API on the stack's port and wait until it answers."""
         log = (self.workdir / "api.log").open("ab")
         api = subprocess.Popen(
-            [str(BIN / "storbench-api"), "serve", "--port", str(self.port)],
+            [str(BIN / "storbench-api"), "serve", "--host", self.bind, "--port", str(self.port)],
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -93,11 +94,14 @@ class Stack:
             base_url=f"{self.url}/api/v1", headers={"Authorization": f"Bearer {self.token}"}, timeout=30
         )
 
-    def start_worker(self, token: str, name: str, allow: Path) -> subprocess.Popen[bytes]:
-        """A storbench-worker process for a registered host."""
+    def start_worker(
+        self, token: str, name: str, allow: Path, prefix: tuple[str, ...] = ()
+    ) -> subprocess.Popen[bytes]:
+        """A storbench-worker process for a registered host (prefix: e.g. `ip netns exec NS`)."""
         log = (self.workdir / f"worker-{name}.log").open("wb")
         process = subprocess.Popen(
             [
+                *prefix,
                 str(BIN / "storbench-worker"),
                 "--server",
                 self.url,
@@ -135,8 +139,10 @@ class Stack:
 
 
 @contextmanager
-def running_stack(database_url: str, broker_url: str, workdir: Path) -> Iterator[Stack]:
-    """Start the API (migrating the database) and stop everything afterwards."""
+def running_stack(
+    database_url: str, broker_url: str, workdir: Path, bind: str = "127.0.0.1"
+) -> Iterator[Stack]:
+    """Start the API (migrating the database) on `bind` and stop everything afterwards."""
     port = free_port()
     env = {
         **os.environ,
@@ -150,13 +156,14 @@ def running_stack(database_url: str, broker_url: str, workdir: Path) -> Iterator
         "STORBENCH_SWEEP_INTERVAL": "1",
     }
     stack = Stack(
-        url=f"http://127.0.0.1:{port}",
+        url=f"http://{bind}:{port}",
         env=env,
         workdir=workdir,
         admin_email="admin@example.com",
         admin_password="integration-password",
     )
     stack.port = port
+    stack.bind = bind
     try:
         stack.start_api()
         yield stack
