@@ -4,6 +4,7 @@ import json
 import logging
 import os
 import shutil
+import signal
 from pathlib import Path
 
 from storbench_worker.api_client import ApiClient, ServerRefused
@@ -78,12 +79,37 @@ class ScratchRecord:
         (self.folder / str(assignment_id)).unlink(missing_ok=True)
 
     def remove_leftovers(self) -> list[Path]:
-        """Remove directories a previous run of the worker left behind; returns them."""
+        """Stop fio processes a killed worker left running, then remove their directories."""
         removed = []
         for record in self.folder.iterdir():
             workdir = Path(record.read_text().strip())
             if workdir.name.startswith("storbench-run"):
+                kill_fio_using(workdir)
                 shutil.rmtree(workdir, ignore_errors=True)
                 removed.append(workdir)
             record.unlink(missing_ok=True)
         return removed
+
+
+def kill_fio_using(workdir: Path) -> int:
+    """SIGKILL every fio process whose command line names this directory; returns how many.
+
+    A worker killed outright takes fio's main process with it (parent-death signal), but fio's
+    forked job processes would run on to the end of their runtime.
+    """
+    killed = 0
+    needle = str(workdir).encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if os.path.basename(cmdline.split(b"\0", 1)[0]) == b"fio" and needle in cmdline:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+    return killed

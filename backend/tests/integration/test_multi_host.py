@@ -89,16 +89,13 @@ def _wait_terminal(stack: Stack, api: Any, run_id: int, timeout_s: float = 90) -
     return result
 
 
-def _fio_in(path: Path) -> list[str]:
+def _fio_in(path: Path, run_id: int | None = None) -> list[str]:
+    """fio processes working in path (only those of one run when run_id is given)."""
     listing = subprocess.run(
         ["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True, check=True
     ).stdout
-    return [
-        line
-        for line in listing.splitlines()
-        if " fio " in f" {line} " or "fio --" in line
-        if str(path) in line
-    ]
+    needle = str(path / f"storbench-run{run_id}-") if run_id is not None else str(path)
+    return [line for line in listing.splitlines() if "fio --" in line and needle in line]
 
 
 def test_three_hosts_start_together_and_report_one_aggregate(cluster: dict[str, Any]) -> None:
@@ -150,11 +147,14 @@ def test_cancel_stops_fio_on_every_host(cluster: dict[str, Any]) -> None:
 
         def measuring_everywhere() -> bool:
             assignments = api.get(f"/runs/{run['id']}").json()["assignments"]
-            return all(a["status"] == "running" for a in assignments) and len(_fio_in(cluster["shared"])) >= 3
+            return (
+                all(a["status"] == "running" for a in assignments)
+                and len(_fio_in(cluster["shared"], run["id"])) >= 3
+            )
 
         stack.wait_for(measuring_everywhere, 30, "fio measuring on all three hosts")
         assert api.post(f"/runs/{run['id']}/cancel").json()["status"] == "cancelled"
-        stack.wait_for(lambda: not _fio_in(cluster["shared"]), 15, "fio to stop on every host")
+        stack.wait_for(lambda: not _fio_in(cluster["shared"], run["id"]), 15, "fio to stop on every host")
         stack.wait_for(lambda: not list(cluster["shared"].iterdir()), 15, "scratch files removed")
 
         def partial_from_all() -> list[dict[str, Any]] | None:
