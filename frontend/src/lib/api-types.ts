@@ -467,6 +467,7 @@ export interface Run {
   id: number;
   status: RunStatus;
   plan_id: number | null;
+  /** The saved plan's or the preset's name; null for inline jobs. */
   plan_name: string | null;
   target: RunTarget;
   host: RunHost;
@@ -530,9 +531,11 @@ export interface RunProgressEvent extends ProgressSample {
 }
 
 /** Writes to a block device also need confirm_destructive (and a destructive target). */
+/** Exactly one source of jobs: a saved plan, a preset (the run is named after it) or inline jobs (unnamed). */
 export type RunCreate = (
-  | { target_id: number; plan_id: number; jobs?: never }
-  | { target_id: number; jobs: FioJob[]; plan_id?: never }
+  | { target_id: number; plan_id: number; preset_id?: never; jobs?: never }
+  | { target_id: number; preset_id: string; plan_id?: never; jobs?: never }
+  | { target_id: number; jobs: FioJob[]; plan_id?: never; preset_id?: never }
 ) & {
   confirm_destructive?: boolean;
   /** More hosts that mount the target's path; all start fio at the same instant. */

@@ -1,5 +1,6 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import type { Run, RunCreate } from "../../../lib/api-types";
 import { installFakeApi } from "../../../test/fake-api";
 import { makeHost, makePlan, makePreset, makeRun, makeTarget, page, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
@@ -66,9 +67,54 @@ describe("start run form", () => {
     expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 5, host_ids: [2], host_label: "rack4" });
   });
 
-  it("sends a preset's jobs inline, its global options folded in", async () => {
-    const api = installFakeApi(routes());
+  it("starts a preset by its id and shows the run under the preset's name", async () => {
+    // As the server answers: a run from a preset is named after it, one from inline jobs is unnamed.
+    let started: Run | undefined;
+    const api = installFakeApi({
+      ...routes(),
+      "POST /api/v1/runs": (request) => {
+        const body = request.body as RunCreate;
+        const preset = body.preset_id === "azure-files-iops" ? makePreset() : undefined;
+        started = makeRun({ id: 42, plan_id: null, plan_name: preset?.name ?? null });
+        return { status: 201, body: started };
+      },
+      "GET /api/v1/runs/42": () => ({ body: started }),
+      "GET /api/v1/runs": () => ({ body: page(started ? [started] : []) }),
+    });
     const { user } = renderApp("/");
+    const form = await screen.findByRole("form", { name: "Start run" });
+    await within(form).findByRole("option", { name: "Max IOPS (Azure Files)" });
+    await within(form).findByRole("option", { name: /netapp-vol1/ });
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
+    await user.selectOptions(within(form).getByLabelText("Plan"), "Max IOPS (Azure Files)");
+    // The jobs the preset will run, its global options folded in, are shown before starting.
+    expect(within(form).getByRole("list", { name: "Jobs to run" })).toHaveTextContent(/\[randread\] .*ioengine=libaio/);
+    await user.click(within(form).getByRole("button", { name: "Start run" }));
+
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, preset_id: "azure-files-iops" });
+    expect(screen.getByText("Plan", { selector: "dt" }).nextElementSibling).toHaveTextContent(/^Max IOPS$/);
+
+    await user.click(within(screen.getByRole("navigation")).getByRole("link", { name: "Runs" }));
+    const row = await screen.findByRole("row", { name: /#42/ });
+    expect(row).toHaveTextContent("Max IOPS");
+    expect(row).not.toHaveTextContent("inline jobs");
+  });
+
+  it("shows the server's refusal of a preset on the plan field", async () => {
+    installFakeApi({
+      ...routes(),
+      "POST /api/v1/runs": {
+        status: 422,
+        body: {
+          code: "validation_error",
+          message: "unknown preset 'azure-files-iops'",
+          errors: [{ field: "preset_id", value: "azure-files-iops", reason: "see GET /api/v1/presets" }],
+        },
+      },
+    });
+    const { user } = renderApp("/runs");
     const form = await screen.findByRole("form", { name: "Start run" });
     await within(form).findByRole("option", { name: "Max IOPS (Azure Files)" });
     await within(form).findByRole("option", { name: /netapp-vol1/ });
@@ -77,13 +123,7 @@ describe("start run form", () => {
     await user.selectOptions(within(form).getByLabelText("Plan"), "Max IOPS (Azure Files)");
     await user.click(within(form).getByRole("button", { name: "Start run" }));
 
-    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
-    expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({
-      target_id: 3,
-      jobs: [
-        { name: "randread", rw: "randread", bs: 4096, iodepth: 64, ioengine: "libaio", direct: true, runtime: 60, time_based: true },
-      ],
-    });
+    await waitFor(() => expect(within(form).getByLabelText("Plan")).toHaveAccessibleDescription("see GET /api/v1/presets"));
   });
 
   it("asks for a target and a plan instead of sending an empty request", async () => {

@@ -57,9 +57,10 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
     };
     setMissing(problems);
     if (problems.target || problems.plan || problems.confirm) return;
-    const body: RunCreate = chosenPlan
-      ? { target_id: Number(targetId), plan_id: chosenPlan.id }
-      : { target_id: Number(targetId), jobs: chosenJobs };
+    // A preset goes by id, not as inline jobs: the server resolves it and names the run after it.
+    const source = chosenPlan ? { plan_id: chosenPlan.id } : chosenPreset ? { preset_id: chosenPreset.id } : null;
+    if (!source) return;
+    const body: RunCreate = { target_id: Number(targetId), ...source };
     if (needsConfirm) body.confirm_destructive = confirmed;
     if (chosenHostIds.length) body.host_ids = chosenHostIds;
     if (otherHosts.length && hostLabel.trim()) body.host_label = hostLabel.trim();
@@ -90,7 +91,10 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
               </select>
             )}
           </FormField>
-          <FormField label="Plan" errors={[missing.plan, ...(serverErrors.plan_id ?? [])].filter(isText)}>
+          <FormField
+            label="Plan"
+            errors={[missing.plan, ...(serverErrors.plan_id ?? []), ...(serverErrors.preset_id ?? [])].filter(isText)}
+          >
             {(c) => (
               <select {...c} name="plan" value={planChoice} onChange={(e) => setPlanChoice(e.target.value)}>
                 <option value="">Choose a plan or preset…</option>
@@ -159,7 +163,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   );
 }
 
-const INLINE_FIELDS = ["target_id", "plan_id", "host_ids", "host_label"] as const;
+const INLINE_FIELDS = ["target_id", "plan_id", "preset_id", "host_ids", "host_label"] as const;
 
 interface MoreHostsProps {
   target: TargetOption;
