@@ -112,10 +112,19 @@ class ApiClient:
         return result
 
     def upload(
-        self, assignment_id: int, fio_output: str, stopped_early: str | None, retry_for_s: float
+        self,
+        assignment_id: int,
+        fio_output: str,
+        stopped_early: str | None,
+        retry_for_s: float,
+        worker_cpu_percent: float | None = None,
     ) -> int:
         """Upload fio's output until acknowledged; returns how many results were stored."""
-        body = {"fio_output": fio_output, "stopped_early": stopped_early}
+        body = {
+            "fio_output": fio_output,
+            "stopped_early": stopped_early,
+            "worker_cpu_percent": worker_cpu_percent,
+        }
         result = self.call_with_retry("POST", f"/assignments/{assignment_id}/result", body, retry_for_s)
         return int(result["results"])
 

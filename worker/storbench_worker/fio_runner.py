@@ -1,7 +1,7 @@
 """Running fio as a child process group that can be stopped completely."""
 
-import ctypes
 import os
+import select
 import signal
 import subprocess
 import time
@@ -20,6 +20,14 @@ class FioOutcome:
     stderr_tail: str
     started_monotonic: float
     ended_monotonic: float
+    # CPU seconds the worker itself (all its threads, not fio) used while fio ran.
+    worker_cpu_s: float = 0.0
+
+    @property
+    def worker_cpu_percent(self) -> float | None:
+        """The worker's own CPU use while fio ran, in percent of one core."""
+        seconds = self.ended_monotonic - self.started_monotonic
+        return round(100 * self.worker_cpu_s / seconds, 3) if seconds > 0 else None
 
     def stdout(self) -> str:
         """fio's standard output (its JSON report)."""
@@ -35,16 +43,95 @@ def fio_version(fio_binary: str = "fio") -> str | None:
     return done.stdout.strip() or None
 
 
-_PR_SET_PDEATHSIG = 1
-
-
-def _own_group_dying_with_parent() -> None:
-    """In the child: a process group of its own, killed if the worker dies first."""
+def _own_group() -> None:
+    """In the child: a process group of its own, so a stop reaches fio and nothing else."""
     os.setpgid(0, 0)
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass  # not Linux: the worker's own cleanup still stops fio
+
+
+def children_of(pid: int) -> list[int]:
+    """Processes whose parent is pid (fio's job processes: each calls setsid, so no group holds them)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            after_name = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(after_name) > 1 and after_name[1] == str(pid):
+            found.append(int(stat.parent.name))
+    return found
+
+
+# fio's job processes each call setsid(), so neither fio's process group nor its death reaches them.
+# The guard waits on a pipe only the worker holds: a clean end writes "done"; any death of the worker
+# (even SIGKILL) closes the pipe, and the guard kills fio and every process fio forked.
+_GUARD_SCRIPT = """
+fio=$1
+read -r word
+[ "$word" = done ] && exit 0
+kids=
+for stat in /proc/[0-9]*/stat; do
+  read -r line < "$stat" 2>/dev/null || continue
+  set -- ${line##*) }
+  [ "$2" = "$fio" ] && { kid=${stat#/proc/}; kids="$kids ${kid%/stat}"; }
+done
+kill -s KILL -- "-$fio" $kids 2>/dev/null
+"""
+
+
+class GroupGuard:
+    """A tiny shell process that stops fio and its job processes if the worker dies first."""
+
+    def __init__(self, fio_pid: int) -> None:
+        read_end, self._write_end = os.pipe()
+        try:
+            self._guard = subprocess.Popen(
+                ["sh", "-c", _GUARD_SCRIPT, "storbench-fio-guard", str(fio_pid)],
+                stdin=read_end,
+                stdout=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        finally:
+            os.close(read_end)
+
+    def release(self) -> None:
+        """fio has ended: let the guard go without killing anything."""
+        try:
+            os.write(self._write_end, b"done\n")
+        except OSError:
+            pass
+        os.close(self._write_end)
+        self._guard.wait()
+
+
+class ExitWatch:
+    """Sleeps until a process ends or a timeout passes: the kernel wakes us, nothing polls."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self._process = process
+        try:
+            self._pidfd: int | None = os.pidfd_open(process.pid)
+        except (AttributeError, OSError):
+            self._pidfd = None  # no pidfd (old kernel, not Linux): Popen.wait's own polling
+
+    def ended_within(self, timeout: float) -> bool:
+        """True once the process has ended (and been reaped)."""
+        if self._process.returncode is not None:
+            return True
+        if self._pidfd is not None:
+            ready, _, _ = select.select([self._pidfd], [], [], max(timeout, 0.0))
+            if ready:
+                self._process.wait()
+            return bool(ready)
+        try:
+            self._process.wait(timeout=max(timeout, 0.0))
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
+    def close(self) -> None:
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
 
 
 def stop_process_group(process: subprocess.Popen[bytes], grace_s: float = 1.0) -> None:
@@ -57,10 +144,16 @@ def stop_process_group(process: subprocess.Popen[bytes], grace_s: float = 1.0) -
         process.wait(timeout=grace_s)
     except subprocess.TimeoutExpired:
         pass
+    stragglers = children_of(process.pid) if process.returncode is None else []
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+    for pid in stragglers:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     process.wait()
 
 
@@ -90,7 +183,6 @@ def run_fio(
     output_dir.mkdir(parents=True, exist_ok=True)
     stdout_path = output_dir / "fio-stdout.json"
     stderr_path = output_dir / "fio-stderr.txt"
-    started = time.monotonic()
     cancelled = False
     with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
         process = subprocess.Popen(
@@ -99,26 +191,31 @@ def run_fio(
             stdout=out,
             stderr=err,
             stdin=subprocess.DEVNULL,
-            preexec_fn=_own_group_dying_with_parent,
+            preexec_fn=_own_group,
         )
         started_wall = time.time()
+        started = time.monotonic()
+        cpu_at_start = time.process_time()
+        guard = GroupGuard(process.pid)
+        watch = ExitWatch(process)
         try:
             if on_started is not None:
                 on_started(started_wall)
             next_check = time.monotonic() + poll_s
-            while process.poll() is None:
-                time.sleep(min(0.1, poll_s))
-                if time.monotonic() >= next_check:
-                    next_check = time.monotonic() + poll_s
-                    if should_stop():
-                        cancelled = True
-                        stop_process_group(process)
-                        break
+            while not watch.ended_within(next_check - time.monotonic()):
+                next_check = time.monotonic() + poll_s
+                if should_stop():
+                    cancelled = True
+                    stop_process_group(process)
+                    break
         finally:
             # Whatever happens to us, fio must not outlive the task.
             if process.poll() is None:
                 stop_process_group(process)
-    ended = time.monotonic()
+            worker_cpu_s = time.process_time() - cpu_at_start
+            ended = time.monotonic()
+            watch.close()
+            guard.release()
     stderr_tail = stderr_path.read_text(errors="replace")[-4000:]
     return FioOutcome(
         exit_code=process.returncode,
@@ -127,4 +224,5 @@ def run_fio(
         stderr_tail=stderr_tail,
         started_monotonic=started,
         ended_monotonic=ended,
+        worker_cpu_s=worker_cpu_s,
     )

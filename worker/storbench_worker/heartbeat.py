@@ -1,6 +1,8 @@
 """A daemon thread that tells the server this host is alive."""
 
 import logging
+import os
+import shutil
 import threading
 
 from storbench_worker.api_client import ApiClient
@@ -19,6 +21,18 @@ class Heartbeat(threading.Thread):
         self._interval_s = interval_s
         self._fio_binary = fio_binary
         self._stop_event = threading.Event()
+        self._fio_seen: tuple[tuple[str, int, int] | None, str | None] | None = None
+
+    def _fio_version(self) -> str | None:
+        """fio's version, asked again only when the binary changed: a beat must not fork fio mid-run."""
+        path = shutil.which(self._fio_binary)
+        try:
+            identity = (path, os.stat(path).st_ino, os.stat(path).st_mtime_ns) if path else None
+        except OSError:
+            identity = None
+        if self._fio_seen is None or self._fio_seen[0] != identity or identity is None:
+            self._fio_seen = (identity, fio_version(self._fio_binary))
+        return self._fio_seen[1]
 
     def beat(self) -> None:
         """One heartbeat; failures are logged and retried at the next interval."""
@@ -27,7 +41,7 @@ class Heartbeat(threading.Thread):
             if self._api.clock.uncertainty_s is not None:
                 facts["clock_offset_ms"] = round(self._api.clock.offset_s * 1000, 3)
                 facts["clock_uncertainty_ms"] = round(self._api.clock.uncertainty_s * 1000, 3)
-            self._api.heartbeat(fio_version(self._fio_binary), facts)
+            self._api.heartbeat(self._fio_version(), facts)
         except Exception as exc:
             log.warning("heartbeat failed: %s", exc)
 

@@ -22,12 +22,25 @@ class Spool:
     def _path(self, assignment_id: int) -> Path:
         return self.folder / f"{assignment_id}.json"
 
-    def put(self, assignment_id: int, output: str, stopped_early: str | None = None) -> None:
+    def put(
+        self,
+        assignment_id: int,
+        output: str,
+        stopped_early: str | None = None,
+        worker_cpu_percent: float | None = None,
+    ) -> None:
         """Write atomically, so a crash leaves either the whole output or none."""
         final = self._path(assignment_id)
         partial = final.with_suffix(".tmp")
         with partial.open("w") as handle:
-            json.dump({"fio_output": output, "stopped_early": stopped_early}, handle)
+            json.dump(
+                {
+                    "fio_output": output,
+                    "stopped_early": stopped_early,
+                    "worker_cpu_percent": worker_cpu_percent,
+                },
+                handle,
+            )
             handle.flush()
             os.fsync(handle.fileno())
         partial.replace(final)
@@ -41,7 +54,13 @@ class Spool:
         path = self._path(assignment_id)
         try:
             spooled = json.loads(path.read_text())
-            stored = api.upload(assignment_id, spooled["fio_output"], spooled["stopped_early"], retry_for_s)
+            stored = api.upload(
+                assignment_id,
+                spooled["fio_output"],
+                spooled["stopped_early"],
+                retry_for_s,
+                worker_cpu_percent=spooled.get("worker_cpu_percent"),
+            )
             log.info("assignment %s: server stored %d result(s)", assignment_id, stored)
         except ServerRefused as exc:
             log.warning("assignment %s: server refused the output: %s", assignment_id, exc)

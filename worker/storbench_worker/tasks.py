@@ -198,7 +198,7 @@ def _upload(ctx: WorkerContext, assignment_id: int, outcome: FioOutcome, output_
             if _shutting_down.is_set()
             else "cancelled"
         )
-    ctx.spool.put(assignment_id, output, stopped_early)
+    ctx.spool.put(assignment_id, output, stopped_early, outcome.worker_cpu_percent)
     shutil.rmtree(output_dir, ignore_errors=True)
     ctx.spool.upload(ctx.api, assignment_id, ctx.config.upload_retry_for_s)
 

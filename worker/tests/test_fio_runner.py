@@ -1,6 +1,9 @@
 """Running the real fio, and stopping it completely."""
 
+import os
+import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -10,6 +13,16 @@ from storbench_worker.fio_runner import fio_version, run_fio
 def _fio_running_in(path: Path) -> bool:
     listing = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True, check=True).stdout
     return any(line.startswith("fio") and str(path) in line for line in listing.splitlines())
+
+
+def _fio_processes_in(path: Path) -> list[int]:
+    listing = subprocess.run(["ps", "-ww", "-eo", "pid=,args="], capture_output=True, text=True, check=True)
+    found = []
+    for line in listing.stdout.splitlines():
+        pid, _, args = line.strip().partition(" ")
+        if args.startswith("fio") and str(path) in args:
+            found.append(int(pid))
+    return found
 
 
 def test_fio_version_names_the_installed_fio() -> None:
@@ -77,3 +90,41 @@ def test_a_bad_option_is_reported_on_stderr(tmp_path: Path) -> None:
     outcome = run_fio(argv, cwd=tmp_path, output_dir=tmp_path / "out", should_stop=lambda: False)
     assert outcome.exit_code != 0
     assert "sideways" in outcome.stderr_tail
+
+
+def test_fio_job_processes_die_with_a_worker_killed_outright(tmp_path: Path) -> None:
+    """SIGKILL leaves no chance to clean up: the guard must stop fio's forked jobs anyway."""
+    work = tmp_path / "work"
+    work.mkdir()
+    argv = [
+        "fio",
+        f"--directory={work}",
+        "--name=orphan",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=4m",
+        "--time_based",
+        "--runtime=120",
+        "--numjobs=2",
+    ]
+    script = (
+        "import sys; from pathlib import Path; from storbench_worker.fio_runner import run_fio; "
+        "run_fio(sys.argv[2:], cwd=Path(sys.argv[1]), output_dir=Path(sys.argv[1]).parent / 'out', "
+        "should_stop=lambda: False)"
+    )
+    worker = subprocess.Popen([sys.executable, "-c", script, str(work), *argv])
+    try:
+        deadline = time.monotonic() + 30
+        while len(_fio_processes_in(work)) < 3:  # fio's main process and its two jobs
+            assert time.monotonic() < deadline, "fio did not start"
+            time.sleep(0.1)
+        worker.kill()
+        worker.wait()
+        deadline = time.monotonic() + 10
+        while _fio_processes_in(work):
+            assert time.monotonic() < deadline, f"fio outlived its worker: {_fio_processes_in(work)}"
+            time.sleep(0.1)
+    finally:
+        worker.kill()
+        for pid in _fio_processes_in(work):
+            os.kill(pid, signal.SIGKILL)

@@ -57,6 +57,8 @@ class AssignmentOut(BaseModel):
     started_at: datetime | None
     fio_started_at: datetime | None
     finished_at: datetime | None
+    # The host's worker's own CPU use while fio ran, in percent of one core.
+    worker_cpu_percent: float | None = None
     error: str | None
 
 

@@ -253,7 +253,9 @@ def describe_runs(db: Session, runs: Sequence[Run], with_results: bool) -> list[
 
 
 def _assignment_out(assignment: Assignment) -> AssignmentOut:
-    fio_started = (assignment.worker_info or {}).get("fio_started_at")
+    info = assignment.worker_info or {}
+    fio_started = info.get("fio_started_at")
+    cpu_percent = info.get("worker_cpu_percent")
     return AssignmentOut(
         host=HostRef(id=assignment.host.id, name=assignment.host.name),
         status=assignment.status,
@@ -261,6 +263,7 @@ def _assignment_out(assignment: Assignment) -> AssignmentOut:
         started_at=assignment.started_at,
         fio_started_at=datetime.fromisoformat(fio_started) if isinstance(fio_started, str) else None,
         finished_at=assignment.finished_at,
+        worker_cpu_percent=float(cpu_percent) if isinstance(cpu_percent, int | float) else None,
         error=assignment.error,
     )
 
@@ -360,7 +363,11 @@ def mark_started(
 
 
 def record_output(
-    db: Session, assignment: Assignment, fio_output: str, stopped_early: str | None = None
+    db: Session,
+    assignment: Assignment,
+    fio_output: str,
+    stopped_early: str | None = None,
+    worker_cpu_percent: float | None = None,
 ) -> list[Result]:
     """Store fio's output for an assignment, once; repeated uploads are acknowledged."""
     existing = repository.results_of_runs(db, [assignment.run_id])
@@ -383,6 +390,8 @@ def record_output(
         storage_class=run.target.storage_class,
         label=run.target.name,
     )
+    if worker_cpu_percent is not None:
+        assignment.worker_info = {**(assignment.worker_info or {}), "worker_cpu_percent": worker_cpu_percent}
     failed_jobs = [j.name for j in report.jobs if j.error]
     if assignment.status == RunStatus.running:
         if stopped_early:

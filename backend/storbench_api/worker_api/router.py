@@ -145,7 +145,9 @@ def start_assignment(
 def upload_result(assignment_id: IdPath, body: FioOutputIn, host: CurrentHost, db: DB) -> Stored:
     """Store the output once; uploading the same assignment again is acknowledged, not duplicated."""
     assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
-    results = runs_service.record_output(db, assignment, body.fio_output, body.stopped_early)
+    results = runs_service.record_output(
+        db, assignment, body.fio_output, body.stopped_early, body.worker_cpu_percent
+    )
     record_heartbeat(host, None, None)
     db.commit()
     return Stored(results=len(results))

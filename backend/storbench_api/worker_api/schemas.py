@@ -73,6 +73,8 @@ class FioOutputIn(BaseModel):
     fio_output: str = Field(min_length=1, max_length=64 * 1024 * 1024)
     # Set when fio was stopped before the end: what was measured is kept, marked partial.
     stopped_early: str | None = Field(default=None, max_length=2000)
+    # The worker's own CPU use while fio ran (percent of one core): how much it could disturb fio.
+    worker_cpu_percent: float | None = Field(default=None, ge=0, le=100_000)
 
 
 class FailureIn(BaseModel):

@@ -78,6 +78,9 @@ def test_a_run_measured_by_a_real_worker_lands_in_the_database(stack: Stack, hos
     assert result["cpu"]["usr_pct"] >= 0 and result["cpu"]["sys_pct"] >= 0
     assert result["host_name"] == "it-host"
     assert result["fio_version"].startswith("fio-")
+    # The worker measured how much CPU it took from the host while fio ran, and said so.
+    (assignment,) = done["assignments"]
+    assert assignment["worker_cpu_percent"] is not None and 0 <= assignment["worker_cpu_percent"] < 100
     assert not list(host["scratch"].iterdir()), "the worker left scratch files behind"
 
 
