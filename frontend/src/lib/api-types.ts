@@ -438,6 +438,8 @@ export interface Assignment {
   /** When fio started on the host, on the server's clock. */
   fio_started_at: IsoDateTime | null;
   finished_at: IsoDateTime | null;
+  /** The host's worker's own CPU use while fio ran, in percent of one core (how much it could disturb fio). */
+  worker_cpu_percent?: number | null;
   error: string | null;
 }
 

@@ -78,6 +78,12 @@ export function formatPercent(value: number | null | undefined, digits = 1): str
   return `${value.toFixed(digits)}%`;
 }
 
+/** The worker's own CPU use while fio ran: two decimals, since the point is that it is well under 1 %. */
+export function formatWorkerCpu(percentOfCore: number | null | undefined): string {
+  if (percentOfCore === null || percentOfCore === undefined || !Number.isFinite(percentOfCore)) return "—";
+  return `${percentOfCore.toFixed(2)}% of a core`;
+}
+
 export function formatCount(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
   return Math.round(value).toLocaleString("en-US");

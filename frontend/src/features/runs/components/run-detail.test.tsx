@@ -108,8 +108,12 @@ describe("run detail", () => {
           finished_at: new Date().toISOString(),
           start_at: "2025-03-01T10:00:02Z",
           assignments: [
-            makeAssignment(),
-            makeAssignment({ host: { id: 2, name: "nfs-client-02" }, fio_started_at: "2025-03-01T10:00:02.007Z" }),
+            makeAssignment({ worker_cpu_percent: 0.31 }),
+            makeAssignment({
+              host: { id: 2, name: "nfs-client-02" },
+              fio_started_at: "2025-03-01T10:00:02.007Z",
+              worker_cpu_percent: 0.4567,
+            }),
           ],
           results: [makeResult({ id: 11 }), makeResult({ id: 12, host_name: "nfs-client-02" })],
           aggregate: makeAggregate(),
@@ -123,6 +127,9 @@ describe("run detail", () => {
     const second = within(hosts).getByRole("row", { name: /nfs-client-02/ });
     expect(second).toHaveTextContent("completed");
     expect(within(second).getByText(/\.007$/)).toBeInTheDocument();
+    expect(second).toHaveTextContent("0.46% of a core");
+    // The busiest host's worker is what could have disturbed the measurement most.
+    expect(screen.getByText("Worker CPU during fio").nextElementSibling).toHaveTextContent("0.46% of a core (busiest host)");
 
     const results = screen.getByRole("region", { name: "Results" });
     const aggregate = within(results).getByRole("region", { name: "Aggregate of 2 hosts" });

@@ -5,7 +5,7 @@ import { FioJobList } from "../../../components/ui/fio-job-list";
 import { PageHeader } from "../../../components/ui/page-header";
 import { StatusBadge } from "../../../components/ui/status-badge";
 import type { Run } from "../../../lib/api-types";
-import { elapsedMs, formatDateTime, formatDuration } from "../../../lib/format";
+import { elapsedMs, formatDateTime, formatDuration, formatWorkerCpu } from "../../../lib/format";
 import { isRunActive } from "../../../lib/status";
 import { useNow } from "../../../lib/use-now";
 import { useCancelRun } from "../api/cancel-run";
@@ -133,6 +133,9 @@ function CancelButton({ runId }: { runId: number }) {
 function RunFacts({ run, now }: { run: Run; now: number }) {
   const waiting = run.status === "queued" ? elapsedMs(run.created_at, null, now) : null;
   const hostCount = run.assignments?.length ?? 1;
+  const workerCpu = (run.assignments ?? []).flatMap((a) =>
+    typeof a.worker_cpu_percent === "number" ? [a.worker_cpu_percent] : [],
+  );
   return (
     <dl className="facts">
       <div>
@@ -171,6 +174,15 @@ function RunFacts({ run, now }: { run: Run; now: number }) {
         <dt>Finished</dt>
         <dd>{formatDateTime(run.finished_at)}</dd>
       </div>
+      {workerCpu.length > 0 ? (
+        <div>
+          <dt>Worker CPU during fio</dt>
+          <dd className="tabular" title="The storbench worker's own CPU use while fio ran: how much it could disturb fio">
+            {formatWorkerCpu(Math.max(...workerCpu))}
+            {workerCpu.length > 1 ? <span className="muted"> (busiest host)</span> : null}
+          </dd>
+        </div>
+      ) : null}
       <div>
         <dt>Elapsed</dt>
         <dd className="tabular">

@@ -1,6 +1,6 @@
 import { StatusBadge } from "../../../components/ui/status-badge";
 import type { Assignment } from "../../../lib/api-types";
-import { formatDateTime } from "../../../lib/format";
+import { formatDateTime, formatWorkerCpu } from "../../../lib/format";
 
 /** Each host's share of a multi-host run: its status, when fio started there, what went wrong. */
 export function RunHostsTable({ assignments }: { assignments: Assignment[] }) {
@@ -15,6 +15,7 @@ export function RunHostsTable({ assignments }: { assignments: Assignment[] }) {
             <th scope="col">Ready</th>
             <th scope="col">fio started</th>
             <th scope="col">Finished</th>
+            <th scope="col">Worker CPU</th>
             <th scope="col">Error</th>
           </tr>
         </thead>
@@ -34,6 +35,7 @@ export function RunHostsTable({ assignments }: { assignments: Assignment[] }) {
                 )}
               </td>
               <td className="nowrap">{formatDateTime(assignment.finished_at)}</td>
+              <td className="nowrap tabular">{formatWorkerCpu(assignment.worker_cpu_percent)}</td>
               <td className="run-host-error">{assignment.error ?? "—"}</td>
             </tr>
           ))}
