@@ -128,6 +128,13 @@ class ApiClient:
         result = self.call_with_retry("POST", f"/assignments/{assignment_id}/result", body, retry_for_s)
         return int(result["results"])
 
+    def release_files(self, assignment_id: int, retry_for_s: float = 60.0) -> bool:
+        """Say this host is done with the run's files; True when it should remove them."""
+        answer = self.call_with_retry(
+            "POST", f"/assignments/{assignment_id}/files-released", None, retry_for_s
+        )
+        return bool(answer["remove"])
+
     def fail(self, assignment_id: int, reason: str) -> None:
         """Report why the assignment could not run."""
         self.call_with_retry("POST", f"/assignments/{assignment_id}/failure", {"reason": reason[:8000]})

@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> None:
     host_name = identity["name"]
     spool = Spool(config.spool_dir)
     scratch = ScratchRecord(config.state_dir / "scratch")
-    for leftover in scratch.remove_leftovers():
+    for leftover in scratch.remove_leftovers(lambda assignment_id: api.release_files(assignment_id, 10)):
         log.info("removed scratch files an interrupted run left behind: %s", leftover)
     configure(WorkerContext(config=config, api=api, host_name=host_name, spool=spool, scratch=scratch))
     app.conf.update(identity["celery"])

@@ -87,7 +87,9 @@ def device_is_mounted(device: Path, mounts_file: Path = Path("/proc/mounts")) ->
     return False
 
 
-def check_safety(jobs: list[FioJob], target: dict[str, Any], limits: SafetyLimits) -> None:
+def check_safety(
+    jobs: list[FioJob], target: dict[str, Any], limits: SafetyLimits, check_free_space: bool = True
+) -> None:
     """The fio package's safety rules, with what only the host knows: free space and mounts."""
     path = Path(target["path"])
     is_device = target["kind"] == "block_device"
@@ -96,7 +98,7 @@ def check_safety(jobs: list[FioJob], target: dict[str, Any], limits: SafetyLimit
         path=str(path),
         destructive=bool(target.get("destructive")),
         confirmed_destructive=bool(target.get("confirmed_destructive")),
-        free_bytes=None if is_device else free_bytes(path),
+        free_bytes=None if is_device or not check_free_space else free_bytes(path),
         mounted=device_is_mounted(path) if is_device else False,
     )
     problems = check_jobs_safety(jobs, safety_target, limits)

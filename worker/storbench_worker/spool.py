@@ -5,6 +5,7 @@ import logging
 import os
 import shutil
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 from storbench_worker.api_client import ApiClient, ServerRefused
@@ -77,33 +78,57 @@ class Spool:
                 log.warning("assignment %s: upload still failing (%s); kept for later", assignment_id, exc)
 
 
+_SHARED_MARK = "shared"
+
+
 class ScratchRecord:
-    """Scratch directories this host created, remembered on disk until removed.
+    """Scratch directories this host created or shares, remembered on disk until let go of.
 
     A worker killed mid-run cannot clean up; on the next start it removes what it recorded, and
-    only that: on a shared mount, other hosts' directories look alike but are theirs.
+    only that: on a shared mount, other hosts' directories look alike but are theirs. A directory
+    shared by all hosts of a run is removed only when the server says no other host still uses it.
     """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
 
-    def claim(self, assignment_id: int, workdir: Path) -> None:
-        """Record a directory before creating it."""
-        (self.folder / str(assignment_id)).write_text(str(workdir))
+    def claim(self, assignment_id: int, workdir: Path, shared: bool = False) -> None:
+        """Record a directory before creating it (or joining it, when the run's hosts share it)."""
+        lines = [str(workdir)] + ([_SHARED_MARK] if shared else [])
+        (self.folder / str(assignment_id)).write_text("\n".join(lines) + "\n")
 
-    def release(self, assignment_id: int, workdir: Path) -> None:
-        """Remove the directory, then forget it."""
-        shutil.rmtree(workdir, ignore_errors=True)
+    def release(self, assignment_id: int, workdir: Path, remove: bool = True) -> None:
+        """Remove the directory (unless other hosts still use it), then forget it."""
+        if remove:
+            shutil.rmtree(workdir, ignore_errors=True)
         (self.folder / str(assignment_id)).unlink(missing_ok=True)
 
-    def remove_leftovers(self) -> list[Path]:
-        """Stop fio processes a killed worker left running, then remove their directories."""
+    def remove_leftovers(self, may_remove_shared: Callable[[int], bool]) -> list[Path]:
+        """Stop fio processes a killed worker left running, then let go of their directories.
+
+        may_remove_shared(assignment_id) asks the server about a shared directory; while it cannot
+        be asked, the record is kept for the next start.
+        """
         removed = []
         for record in self.folder.iterdir():
-            workdir = Path(record.read_text().strip())
-            if workdir.name.startswith("storbench-run"):
-                kill_fio_using(workdir)
+            lines = record.read_text().split()
+            if not lines or not record.name.isdigit():
+                record.unlink(missing_ok=True)
+                continue
+            workdir = Path(lines[0])
+            if not workdir.name.startswith("storbench-run"):
+                record.unlink(missing_ok=True)
+                continue
+            kill_fio_using(workdir)
+            remove = True
+            if _SHARED_MARK in lines[1:]:
+                try:
+                    remove = may_remove_shared(int(record.name))
+                except Exception as exc:
+                    log.warning("kept shared scratch %s: cannot ask the server yet (%s)", workdir, exc)
+                    continue
+            if remove:
                 shutil.rmtree(workdir, ignore_errors=True)
                 removed.append(workdir)
             record.unlink(missing_ok=True)
@@ -113,8 +138,8 @@ class ScratchRecord:
 def kill_fio_using(workdir: Path) -> int:
     """SIGKILL every fio process whose command line names this directory; returns how many.
 
-    A worker killed outright takes fio's main process with it (parent-death signal), but fio's
-    forked job processes would run on to the end of their runtime.
+    Normally the fio guard already stopped them when the worker died; this catches what it could
+    not (the worker killed in the instant between starting fio and starting its guard).
     """
     killed = 0
     needle = str(workdir).encode()

@@ -93,7 +93,7 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
     output_dir = ctx.config.state_dir / "runs" / str(assignment_id)
     reporter = ProgressReporter(StatusStream(output_dir / "fio-stdout.json"))
     try:
-        if workdir is not None:
+        if workdir is not None and assignment.get("lays_out", True):
             _lay_out(ctx, jobs, workdir, output_dir / "layout")
         start_at = _wait_for_start(ctx, assignment_id)
         if start_at is None:
@@ -110,7 +110,7 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
         _report_and_check(ctx, assignment_id, reporter)
     finally:
         if workdir is not None:
-            ctx.scratch.release(assignment_id, workdir)
+            _release(ctx, assignment, workdir)
     _upload(ctx, assignment_id, outcome, output_dir)
 
 
@@ -132,15 +132,34 @@ def _prepare(ctx: WorkerContext, assignment: dict[str, Any]) -> tuple[list[FioJo
         )
         return jobs, argv, None
     prepare.check_directory_target(target_path, ctx.host_name)
-    prepare.check_safety(jobs, target, ctx.config.limits)
-    # Each host writes its own files, so hosts sharing a file system never measure each other's cache.
-    workdir = target_path / f"storbench-run{assignment['run_id']}-a{assignment['id']}"
-    ctx.scratch.claim(assignment["id"], workdir)
+    shared = bool(assignment.get("shared_files"))
+    # Only the host that lays the files out needs the room for them.
+    prepare.check_safety(jobs, target, ctx.config.limits, check_free_space=assignment.get("lays_out", True))
+    if shared:
+        # The plan asked for it: every host of the run works on one set of files.
+        workdir = target_path / f"storbench-run{assignment['run_id']}-shared"
+    else:
+        # Each host writes its own files, so hosts sharing a file system never measure each other's cache.
+        workdir = target_path / f"storbench-run{assignment['run_id']}-a{assignment['id']}"
+    ctx.scratch.claim(assignment["id"], workdir, shared=shared)
     workdir.mkdir(exist_ok=True)
     argv = build_command(
         jobs, directory=str(workdir), fio_binary=ctx.config.fio_binary, extra_args=STATUS_ARGS
     )
     return jobs, argv, workdir
+
+
+def _release(ctx: WorkerContext, assignment: dict[str, Any], workdir: Path) -> None:
+    """Remove this host's files; shared ones only when the server says no other host still uses them."""
+    remove = True
+    if assignment.get("shared_files"):
+        try:
+            remove = ctx.api.release_files(assignment["id"], ctx.config.upload_retry_for_s)
+        except Exception as exc:
+            # Kept on record: the next start of this worker asks again.
+            log.warning("assignment %s: shared files kept, server unreachable (%s)", assignment["id"], exc)
+            return
+    ctx.scratch.release(assignment["id"], workdir, remove)
 
 
 def _lay_out(ctx: WorkerContext, jobs: list[FioJob], workdir: Path, output_dir: Path) -> None:

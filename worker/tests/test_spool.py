@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from storbench_worker.spool import Spool
+from storbench_worker.spool import ScratchRecord, Spool
 
 
 def test_spooled_outputs_are_pending_until_uploaded(tmp_path: Path) -> None:
@@ -13,3 +13,40 @@ def test_spooled_outputs_are_pending_until_uploaded(tmp_path: Path) -> None:
     assert not list((tmp_path / "spool").glob("*.tmp"))
     reopened = Spool(tmp_path / "spool")
     assert reopened.pending() == [3, 7]
+
+
+def test_a_killed_workers_own_scratch_is_removed_on_the_next_start(tmp_path: Path) -> None:
+    record = ScratchRecord(tmp_path / "record")
+    own = tmp_path / "mount" / "storbench-run4-a9"
+    own.mkdir(parents=True)
+    (own / "job.0.0").write_bytes(b"x" * 10)
+    record.claim(9, own)
+    asked: list[int] = []
+    removed = ScratchRecord(tmp_path / "record").remove_leftovers(lambda a: asked.append(a) or True)
+    assert removed == [own] and not own.exists()
+    assert asked == [], "a host's own files need nobody's permission"
+
+
+def test_shared_scratch_stays_while_other_hosts_still_use_it(tmp_path: Path) -> None:
+    record = ScratchRecord(tmp_path / "record")
+    shared = tmp_path / "mount" / "storbench-run4-shared"
+    shared.mkdir(parents=True)
+    record.claim(10, shared, shared=True)
+    assert ScratchRecord(tmp_path / "record").remove_leftovers(lambda a: False) == []
+    assert shared.exists(), "another host is still measuring on these files"
+    assert not list((tmp_path / "record").iterdir()), "let go of: the last host removes them"
+
+
+def test_shared_scratch_is_kept_on_record_while_the_server_cannot_be_asked(tmp_path: Path) -> None:
+    record = ScratchRecord(tmp_path / "record")
+    shared = tmp_path / "mount" / "storbench-run5-shared"
+    shared.mkdir(parents=True)
+    record.claim(11, shared, shared=True)
+
+    def unreachable(_: int) -> bool:
+        raise ConnectionError("server down")
+
+    assert record.remove_leftovers(unreachable) == []
+    assert shared.exists()
+    assert record.remove_leftovers(lambda a: a == 11) == [shared]
+    assert not shared.exists()

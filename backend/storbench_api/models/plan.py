@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from storbench_api.db import Base, TimestampMixin
@@ -20,3 +20,5 @@ class Plan(TimestampMixin, Base):
     description: Mapped[str | None] = mapped_column(Text)
     jobs: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     preset_id: Mapped[str | None] = mapped_column(String(80))
+    # Hosts of a multi-host run share one set of files instead of writing their own.
+    shared_files: Mapped[bool] = mapped_column(default=False, server_default=false())

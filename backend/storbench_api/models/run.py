@@ -4,7 +4,7 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Enum, ForeignKey, String, Text
+from sqlalchemy import JSON, Enum, ForeignKey, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from storbench_api.db import Base, TimestampMixin, utcnow
@@ -45,6 +45,9 @@ class Run(TimestampMixin, Base):
     jobs: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     # The starter confirmed that writes may destroy a block device's data.
     confirmed_destructive: Mapped[bool] = mapped_column(default=False)
+    # Every host works on one set of files in the target directory (one host lays them out);
+    # by default each host writes its own, so hosts never read what another one cached.
+    shared_files: Mapped[bool] = mapped_column(default=False, server_default=false())
     status: Mapped[RunStatus] = mapped_column(
         Enum(RunStatus, native_enum=False, length=16), default=RunStatus.queued, index=True
     )

@@ -17,6 +17,9 @@ class PlanCreate(BaseModel):
         examples=[[{"name": "randread-4k", "rw": "randread", "bs": "4k", "iodepth": 32}]],
     )
     preset_id: str | None = Field(default=None, max_length=80)
+    # On a shared file system, run by several hosts: all hosts use one set of files (laid out
+    # once) instead of each host writing its own.
+    shared_files: bool = False
 
 
 class PlanOut(BaseModel):
@@ -27,6 +30,7 @@ class PlanOut(BaseModel):
     description: str | None
     jobs: list[dict[str, Any]]
     preset_id: str | None
+    shared_files: bool = False
     created_at: datetime
 
 

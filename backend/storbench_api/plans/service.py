@@ -20,6 +20,7 @@ def create_plan(db: Session, team_id: int, body: PlanCreate) -> Plan:
         description=body.description,
         jobs=normalise_jobs(body.jobs),
         preset_id=body.preset_id,
+        shared_files=body.shared_files,
     )
     db.add(plan)
     db.flush()
@@ -42,5 +43,6 @@ def describe(plan: Plan) -> PlanOut:
         description=plan.description,
         jobs=plan.jobs,
         preset_id=plan.preset_id,
+        shared_files=plan.shared_files,
         created_at=plan.created_at,
     )

@@ -23,6 +23,9 @@ class RunCreate(BaseModel):
     # the same moment; by id and/or every host carrying a label.
     host_ids: list[IdField] = Field(default_factory=list, max_length=1000)
     host_label: str | None = Field(default=None, min_length=1, max_length=64)
+    # All hosts use one set of files in the target directory instead of each writing its own;
+    # unset: as the plan says (each host its own files when there is no plan).
+    shared_files: bool | None = None
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> "RunCreate":
@@ -91,6 +94,8 @@ class RunOut(BaseModel):
     target: TargetRef
     host: HostRef
     jobs: list[dict[str, Any]]
+    # All hosts worked on one set of files (otherwise each host wrote its own).
+    shared_files: bool = False
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None

@@ -4,6 +4,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from storbench_api.audit import service as audit
@@ -13,7 +14,16 @@ from storbench_api.errors import Conflict, Invalid, NotFound
 from storbench_api.fio_tools.service import ensure_safe_on_target, normalise_jobs
 from storbench_api.hosts import repository as hosts_repository
 from storbench_api.hosts.service import is_online, offline_reason
-from storbench_api.models import Assignment, Host, ProgressSample, Result, Run, RunStatus, Target
+from storbench_api.models import (
+    Assignment,
+    Host,
+    ProgressSample,
+    Result,
+    Run,
+    RunStatus,
+    Target,
+    TargetKind,
+)
 from storbench_api.plans import service as plans_service
 from storbench_api.results import service as results_service
 from storbench_api.runs import repository
@@ -108,6 +118,21 @@ def _participants(db: Session, team_id: int, primary: Host, body: RunCreate) -> 
     return sorted(hosts.values(), key=lambda h: (h.id != primary.id, h.name))
 
 
+def _shared_files(db: Session, team_id: int, body: RunCreate, target: Target) -> bool:
+    """Whether the hosts share one set of files: as asked, else as the plan says; directories only."""
+    if body.shared_files is not None:
+        if body.shared_files and target.kind != TargetKind.directory:
+            raise Invalid(
+                "shared_files applies to directory targets: on a block device every host of the "
+                "run already uses the same device",
+                [{"field": "shared_files", "value": "true", "reason": "target is a block device"}],
+            )
+        return body.shared_files
+    if body.plan_id is not None and target.kind == TargetKind.directory:
+        return plans_service.get_plan(db, team_id, body.plan_id).shared_files
+    return False
+
+
 def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, list[Assignment]]:
     """A queued run and one assignment per host; the caller commits, then enqueues."""
     target = targets_repository.get_target(db, principal.team_id, body.target_id)
@@ -125,6 +150,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
         confirmed_destructive=body.confirm_destructive,
     )
     hosts = _participants(db, principal.team_id, target.host, body)
+    shared_files = _shared_files(db, principal.team_id, body, target)
     run = Run(
         team_id=principal.team_id,
         target_id=target.id,
@@ -133,6 +159,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
         created_by_id=principal.user_id,
         jobs=jobs,
         confirmed_destructive=body.confirm_destructive,
+        shared_files=shared_files,
         status=RunStatus.queued,
     )
     run.target = target
@@ -278,6 +305,7 @@ def _describe(run: Run, results: Sequence[Result]) -> RunOut:
         target=TargetRef(id=target.id, name=target.name, path=target.path, kind=target.kind),
         host=HostRef(id=target.host.id, name=target.host.name),
         jobs=run.jobs,
+        shared_files=run.shared_files,
         created_at=run.created_at,
         started_at=run.started_at,
         finished_at=run.finished_at,
@@ -427,6 +455,35 @@ def record_progress(db: Session, assignment: Assignment, samples: list[dict[str,
             )
         )
     db.flush()
+
+
+def lays_out_files(assignment: Assignment) -> bool:
+    """Whether this host creates the files: every host its own, or the first host the shared set."""
+    run = assignment.run
+    return not run.shared_files or assignment.id == min(a.id for a in run.assignments)
+
+
+def release_files(db: Session, assignment: Assignment) -> bool:
+    """This host is done with the run's files; True when it should remove them.
+
+    A host's own files are its to remove. Shared files are removed by the last host to let go:
+    every other host has released them, or ended without ever starting fio. A host that died
+    mid-run holds them until its worker comes back and releases them.
+    """
+    if not assignment.run.shared_files:
+        return True
+    assignment.worker_info = {**(assignment.worker_info or {}), "files_released": True}
+    db.flush()  # write first: on SQLite this takes the lock that serialises concurrent releases
+    others = db.scalars(
+        select(Assignment)
+        .where(Assignment.run_id == assignment.run_id, Assignment.id != assignment.id)
+        .execution_options(populate_existing=True)
+    ).all()
+    return all(
+        (other.worker_info or {}).get("files_released")
+        or (other.status.is_terminal and other.started_at is None)
+        for other in others
+    )
 
 
 def record_failure(db: Session, assignment: Assignment, reason: str) -> None:

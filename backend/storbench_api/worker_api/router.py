@@ -20,6 +20,7 @@ from storbench_api.worker_api.schemas import (
     Enrolled,
     EnrollIn,
     FailureIn,
+    FilesReleased,
     FioOutputIn,
     Heartbeat,
     ProgressIn,
@@ -44,6 +45,8 @@ def _assignment_out(assignment: Assignment) -> AssignmentOut:
             confirmed_destructive=assignment.run.confirmed_destructive,
         ),
         jobs=assignment.run.jobs,
+        shared_files=assignment.run.shared_files,
+        lays_out=runs_service.lays_out_files(assignment),
     )
 
 
@@ -151,6 +154,19 @@ def upload_result(assignment_id: IdPath, body: FioOutputIn, host: CurrentHost, d
     record_heartbeat(host, None, None)
     db.commit()
     return Stored(results=len(results))
+
+
+@router.post(
+    "/assignments/{assignment_id}/files-released",
+    response_model=FilesReleased,
+    summary="Done with the run's files; should this host remove them?",
+)
+def release_files(assignment_id: IdPath, host: CurrentHost, db: DB) -> FilesReleased:
+    """Shared files are removed by the last host to let go of them; a host's own files by that host."""
+    assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
+    remove = runs_service.release_files(db, assignment)
+    db.commit()
+    return FilesReleased(remove=remove)
 
 
 @router.post(

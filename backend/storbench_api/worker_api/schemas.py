@@ -44,6 +44,10 @@ class AssignmentOut(BaseModel):
     status: RunStatus
     target: AssignmentTarget
     jobs: list[dict[str, Any]]
+    # All hosts of the run use one set of files, in storbench-run<run_id>-shared.
+    shared_files: bool = False
+    # This host lays the files out before the barrier (with shared files, only one host does).
+    lays_out: bool = True
 
 
 class AssignmentState(BaseModel):
@@ -75,6 +79,12 @@ class FioOutputIn(BaseModel):
     stopped_early: str | None = Field(default=None, max_length=2000)
     # The worker's own CPU use while fio ran (percent of one core): how much it could disturb fio.
     worker_cpu_percent: float | None = Field(default=None, ge=0, le=100_000)
+
+
+class FilesReleased(BaseModel):
+    """Whether the host that let go of the run's files should remove them."""
+
+    remove: bool
 
 
 class FailureIn(BaseModel):

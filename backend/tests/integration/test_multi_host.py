@@ -70,10 +70,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
         yield {"stack": stack, "hosts": hosts, "target": target, "shared": shared}
 
 
-def _start(api: Any, cluster: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
+def _start(api: Any, cluster: dict[str, Any], job: dict[str, Any], **extra: Any) -> dict[str, Any]:
     others = [cluster["hosts"][n]["id"] for n in HOSTS[1:]]
     response = api.post(
-        "/runs", json={"target_id": cluster["target"]["id"], "jobs": [job], "host_ids": others}
+        "/runs", json={"target_id": cluster["target"]["id"], "jobs": [job], "host_ids": others, **extra}
     )
     assert response.status_code == 201, response.text
     run: dict[str, Any] = response.json()
@@ -119,6 +119,32 @@ def test_three_hosts_start_together_and_report_one_aggregate(cluster: dict[str, 
     p = read["clat_percentiles_ns"]
     assert p["50"] <= p["99"] <= p["99.99"]
     assert not list(cluster["shared"].iterdir()), "hosts left files on the shared mount"
+
+
+def test_hosts_asked_to_share_files_measure_one_set_and_the_last_one_removes_it(
+    cluster: dict[str, Any],
+) -> None:
+    stack: Stack = cluster["stack"]
+    shared: Path = cluster["shared"]
+    job = {**JOB, "name": "one-set", "numjobs": 2, "runtime": 4}
+    with stack.client() as api:
+        run = _start(api, cluster, job, shared_files=True)
+        assert run["shared_files"] is True
+        one_set = shared / f"storbench-run{run['id']}-shared"
+
+        def all_three_measuring() -> list[str] | None:
+            running = _fio_in(shared, run["id"])
+            return running if len(running) >= 3 else None
+
+        running = stack.wait_for(all_three_measuring, 30, "fio measuring on all three hosts")
+        # Every host's fio works in the one directory, on the same files: one per job, not per host.
+        assert all(str(one_set) in line for line in running)
+        assert sorted(p.name for p in shared.iterdir()) == [one_set.name]
+        assert sorted(p.name for p in one_set.iterdir()) == ["one-set.0.0", "one-set.1.0"]
+        done = _wait_terminal(stack, api, run["id"])
+    assert done["status"] == "completed", done["error"]
+    assert sorted(r["host_name"] for r in done["results"]) == sorted(HOSTS * 2)
+    stack.wait_for(lambda: not one_set.exists(), 15, "the last host to finish to remove the shared files")
 
 
 def test_one_host_dying_mid_run_fails_the_run_naming_it_and_keeps_the_others(cluster: dict[str, Any]) -> None:
