@@ -175,10 +175,12 @@ def run_fio(
     should_stop: Callable[[], bool],
     poll_s: float = 1.0,
     on_started: Callable[[float], None] | None = None,
+    next_check_in: Callable[[], float] | None = None,
 ) -> FioOutcome:
     """Run fio to the end, or until should_stop() says so (checked every poll_s).
 
-    on_started gets the wall time fio was started at, once the process exists.
+    on_started gets the wall time fio was started at, once the process exists; next_check_in, when
+    given, says how long to wait before the next should_stop() instead (at most poll_s).
     """
     output_dir.mkdir(parents=True, exist_ok=True)
     stdout_path = output_dir / "fio-stdout.json"
@@ -201,9 +203,11 @@ def run_fio(
         try:
             if on_started is not None:
                 on_started(started_wall)
-            next_check = time.monotonic() + poll_s
-            while not watch.ended_within(next_check - time.monotonic()):
-                next_check = time.monotonic() + poll_s
+
+            def wait_s() -> float:
+                return poll_s if next_check_in is None else min(next_check_in(), poll_s)
+
+            while not watch.ended_within(wait_s()):
                 if should_stop():
                     cancelled = True
                     stop_process_group(process)

@@ -2,6 +2,7 @@
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -140,12 +141,25 @@ def sample_between(previous: dict[str, Any] | None, current: dict[str, Any]) -> 
     }
 
 
-class ProgressReporter:
-    """Turns fio's status stream into samples and hands them to `send`, once a second."""
+# How long after fio's next report is due the worker looks for it (fio takes a moment to write it).
+REPORT_GRACE_S = 0.05
+LATE_REPORT_RECHECK_S = 0.2
 
-    def __init__(self, stream: StatusStream) -> None:
+
+class ProgressReporter:
+    """Turns fio's status stream into samples, kept until the server has stored them.
+
+    Sample times are fio's own report times, moved to the server's clock with clock_offset_s().
+    """
+
+    def __init__(
+        self, stream: StatusStream, interval_s: float = 1.0, clock_offset_s: Callable[[], float] = lambda: 0.0
+    ) -> None:
         self._stream = stream
+        self._interval_s = interval_s
+        self._clock_offset_s = clock_offset_s
         self._previous: dict[str, Any] | None = None
+        self._last_report_at: float | None = None
         self.pending: list[dict[str, Any]] = []
 
     def collect(self) -> list[dict[str, Any]]:
@@ -153,9 +167,26 @@ class ProgressReporter:
         for document in self._stream.new_documents():
             sample = sample_between(self._previous, document)
             self._previous = document
+            if document.get("timestamp_ms"):
+                self._last_report_at = float(document["timestamp_ms"]) / 1000
             if sample is not None:
+                if sample["timestamp_ms"]:
+                    sample["timestamp_ms"] += round(self._clock_offset_s() * 1000)
                 self.pending.append(sample)
         return list(self.pending)
+
+    def seconds_to_next_report(self, now: float, longest_s: float) -> float:
+        """How long to sleep to look just after fio's next report (this host's clock), at most longest_s.
+
+        Looking on a fixed cadence instead would, locked to fio's own second, land just before each
+        report and show every sample almost a second late.
+        """
+        if self._last_report_at is None:
+            return min(LATE_REPORT_RECHECK_S, longest_s)
+        due = self._last_report_at + self._interval_s + REPORT_GRACE_S
+        if due <= now:
+            return min(LATE_REPORT_RECHECK_S, longest_s)  # late (or first) report: look often, never spin
+        return min(due - now, longest_s)
 
     def sent(self, count: int) -> None:
         """The server stored the first `count` pending samples."""

@@ -91,7 +91,10 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
         return
     jobs, argv, workdir = _prepare(ctx, assignment)
     output_dir = ctx.config.state_dir / "runs" / str(assignment_id)
-    reporter = ProgressReporter(StatusStream(output_dir / "fio-stdout.json"))
+    reporter = ProgressReporter(
+        StatusStream(output_dir / "fio-stdout.json"), clock_offset_s=lambda: ctx.api.clock.offset_s
+    )
+    link = ProgressLink(reporter)
     try:
         if workdir is not None and assignment.get("lays_out", True):
             _lay_out(ctx, jobs, workdir, output_dir / "layout")
@@ -103,11 +106,12 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
             argv,
             cwd=workdir or output_dir,
             output_dir=output_dir,
-            should_stop=lambda: _report_and_check(ctx, assignment_id, reporter),
+            should_stop=lambda: _report_and_check(ctx, assignment_id, link),
             poll_s=ctx.config.cancel_poll_s,
             on_started=lambda wall: _tell_started(ctx, assignment_id, wall),
+            next_check_in=lambda: reporter.seconds_to_next_report(time.time(), ctx.config.cancel_poll_s),
         )
-        _report_and_check(ctx, assignment_id, reporter)
+        _report_and_check(ctx, assignment_id, link, force=True)
     finally:
         if workdir is not None:
             _release(ctx, assignment, workdir)
@@ -222,20 +226,34 @@ def _upload(ctx: WorkerContext, assignment_id: int, outcome: FioOutcome, output_
     ctx.spool.upload(ctx.api, assignment_id, ctx.config.upload_retry_for_s)
 
 
-def _report_and_check(ctx: WorkerContext, assignment_id: int, reporter: ProgressReporter) -> bool:
-    """Send the last second's progress; True when the server says this assignment should stop.
+@dataclass
+class ProgressLink:
+    """A run's progress on its way to the server, and when the server was last asked about it."""
 
-    One request a second does both, so watching a run costs the host as little as possible;
-    an unreachable server means go on (samples wait for the next try).
+    reporter: ProgressReporter
+    last_asked: float = 0.0
+
+
+def _report_and_check(
+    ctx: WorkerContext, assignment_id: int, link: ProgressLink, force: bool = False
+) -> bool:
+    """Send new progress; True when the server says this assignment should stop.
+
+    One request does both, as soon as fio has written a report and at least every cancel_poll_s
+    without one, so watching a run costs the host as little as possible; an unreachable server
+    means go on (samples wait for the next try).
     """
     if _shutting_down.is_set():
         return True
-    samples = reporter.collect()
+    samples = link.reporter.collect()
+    if not samples and not force and time.monotonic() - link.last_asked < ctx.config.cancel_poll_s:
+        return False
+    link.last_asked = time.monotonic()
     try:
         status = ctx.api.progress(assignment_id, samples)
     except ServerRefused:
         return True
     except Exception:
         return False
-    reporter.sent(len(samples))
+    link.reporter.sent(len(samples))
     return status in ("cancelled", "failed")

@@ -60,3 +60,29 @@ def test_the_last_report_is_the_final_result(status_stream: str) -> None:
     assert final is not None and final.lstrip().startswith("{")
     assert '"clat_ns"' in final
     assert last_report("not json at all") is None
+
+
+def test_sample_times_are_moved_to_the_servers_clock(status_stream: str, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    out.write_text(status_stream)
+    on_host = ProgressReporter(StatusStream(out)).collect()
+    on_server = ProgressReporter(StatusStream(out), clock_offset_s=lambda: -2.5).collect()
+    assert [s["timestamp_ms"] - 2500 for s in on_server] == [s["timestamp_ms"] - 5000 for s in on_host]
+
+
+def test_the_worker_looks_just_after_fios_next_report_never_on_a_blind_cadence(
+    status_stream: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "out.json"
+    reporter = ProgressReporter(StatusStream(out))
+    # Before fio's first report: look often.
+    assert reporter.seconds_to_next_report(now=0.0, longest_s=1.0) == pytest.approx(0.2)
+    out.write_text(status_stream)
+    reporter.collect()
+    last = max(s["timestamp_ms"] for s in reporter.pending) / 1000
+    # 300 ms after a report, the next one is due 700 ms later: look 50 ms after it.
+    assert reporter.seconds_to_next_report(now=last + 0.3, longest_s=1.0) == pytest.approx(0.75)
+    # A report that is late: look again soon rather than a whole second later.
+    assert reporter.seconds_to_next_report(now=last + 1.2, longest_s=1.0) == pytest.approx(0.2)
+    # Cancel is checked at least every longest_s.
+    assert reporter.seconds_to_next_report(now=last + 0.3, longest_s=0.5) == pytest.approx(0.5)

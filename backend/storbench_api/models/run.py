@@ -100,6 +100,7 @@ class ProgressSample(Base):
     percent: Mapped[float | None]
     # Per direction: iops, bw_bytes, lat_mean_ns over that second.
     directions: Mapped[dict[str, Any]] = mapped_column(JSON)
-    # When fio wrote the report (host clock), and when the server stored it.
+    # When fio wrote the report (converted by the worker to the server's clock), and when the
+    # server stored it: their difference is how late live progress is.
     measured_at: Mapped[datetime | None]
     received_at: Mapped[datetime] = mapped_column(default=utcnow)
