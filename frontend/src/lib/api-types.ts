@@ -316,6 +316,8 @@ export interface Plan {
   description: string | null;
   jobs: FioJob[];
   preset_id: string | null;
+  /** Hosts of a multi-host run on a directory share one set of files (otherwise each writes its own). */
+  shared_files: boolean;
   created_at: IsoDateTime;
 }
 
@@ -324,6 +326,8 @@ export interface PlanCreate {
   description?: string;
   jobs: FioJob[];
   preset_id?: string;
+  /** Default false. */
+  shared_files?: boolean;
 }
 
 export interface FioValidateRequest {
@@ -474,6 +478,8 @@ export interface Run {
   target: RunTarget;
   host: RunHost;
   jobs: FioJob[];
+  /** All hosts worked on one set of files (otherwise each host wrote its own). */
+  shared_files: boolean;
   created_at: IsoDateTime;
   started_at: IsoDateTime | null;
   finished_at: IsoDateTime | null;
@@ -544,6 +550,11 @@ export type RunCreate = (
   host_ids?: number[];
   /** Also every host carrying this label. */
   host_label?: string;
+  /**
+   * All hosts work on one set of files in the target directory (directory targets only: true on a
+   * block device is refused). Absent or null: as the plan says, each host its own without a plan.
+   */
+  shared_files?: boolean | null;
 };
 
 export interface RunListParams extends PageParams {

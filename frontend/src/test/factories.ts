@@ -135,6 +135,7 @@ export function makePlan(overrides: Partial<Plan> = {}): Plan {
     description: null,
     jobs: [{ name: "randread", rw: "randread", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }],
     preset_id: null,
+    shared_files: false,
     created_at: CREATED,
     ...overrides,
   };
@@ -205,6 +206,7 @@ export function makeRun(overrides: Partial<Run> = {}): Run {
     target: { id: 3, name: "netapp-vol1", path: "/mnt/netapp/bench", kind: "directory" },
     host: { id: 1, name: "nfs-client-01" },
     jobs: [{ name: "randread", rw: "randread", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }],
+    shared_files: false,
     created_at: CREATED,
     started_at: null,
     finished_at: null,

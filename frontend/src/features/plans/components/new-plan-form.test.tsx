@@ -1,5 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import type { Plan } from "../../../lib/api-types";
 import { installFakeApi } from "../../../test/fake-api";
 import { makePlan, makePreset, page, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
@@ -52,7 +53,41 @@ describe("new plan form", () => {
     expect(api.callsTo("POST /api/v1/plans")[0]?.body).toEqual({
       name: "NAS seq write",
       jobs: [{ name: "seqwrite", rw: "write", bs: 1048576, iodepth: 16, direct: true, fsync: 1 }],
+      shared_files: false,
     });
+  });
+
+  it("saves a plan whose hosts share one set of files, and lists it as such", async () => {
+    let saved: Plan[] = [makePlan({ id: 5, name: "4k random read" })];
+    const api = installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/plans": () => ({ body: page(saved) }),
+      "GET /api/v1/presets": { body: page([makePreset()]) },
+      "POST /api/v1/plans": (request) => {
+        const plan = makePlan({ ...(request.body as object), id: 78 });
+        saved = [...saved, plan];
+        return { status: 201, body: plan };
+      },
+    });
+    const { user } = renderApp("/plans");
+    const form = await screen.findByRole("form", { name: "New plan" });
+    await within(form).findByRole("option", { name: "Max IOPS (iops, linux)" });
+    const plans = await screen.findByRole("table", { name: "Saved plans" });
+    const own = within(plans).getByRole("row", { name: /4k random read/ });
+    expect(own).toHaveTextContent("each host its own");
+
+    await user.selectOptions(within(form).getByLabelText("Preset"), "Max IOPS (iops, linux)");
+    const shared = within(form).getByRole("checkbox", { name: "Hosts share one set of files" });
+    expect(shared).not.toBeChecked();
+    expect(shared).toHaveAccessibleDescription(/Off: each host writes its own files.*On: all hosts work on the same files, laid out once\./);
+    await user.click(shared);
+    await user.click(within(form).getByRole("button", { name: "Save plan" }));
+
+    expect(await within(form).findByRole("status")).toHaveTextContent("Plan Max IOPS saved.");
+    expect(api.callsTo("POST /api/v1/plans")[0]?.body).toMatchObject({ name: "Max IOPS", shared_files: true });
+    expect(await within(plans).findByRole("row", { name: /Max IOPS/ })).toHaveTextContent("one set shared by all hosts");
+    // The form is ready for the next plan, back to each host its own.
+    expect(within(form).getByRole("checkbox", { name: "Hosts share one set of files" })).not.toBeChecked();
   });
 
   it("starts from a preset, showing what it measures and the expected figures", async () => {

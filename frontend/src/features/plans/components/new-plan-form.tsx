@@ -2,6 +2,7 @@ import { useCallback, useState, type FormEvent } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { RunRequirementsNote } from "../../../components/ui/run-requirements-note";
+import { SharedFilesField } from "../../../components/ui/shared-files-field";
 import { fieldErrors } from "../../../lib/api-client";
 import type { FioJob, PlanCreate, Preset } from "../../../lib/api-types";
 import { presetJobs, runRequirements } from "../../../lib/fio";
@@ -16,11 +17,12 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [presetId, setPresetId] = useState<string | null>(null);
+  const [sharedFiles, setSharedFiles] = useState(false);
   const [drafts, setDrafts] = useState<JobDraft[]>([]);
   const [problems, setProblems] = useState<DraftProblem[]>([]);
   const [formKey, setFormKey] = useState(0);
   const createMutation = useCreatePlan();
-  const errors = fieldErrors(createMutation.error, ["name", "description"]);
+  const errors = fieldErrors(createMutation.error, INLINE_FIELDS);
   const draftJobs = drafts.map((draft) => jobFromDraft(draft).job);
   const requirements = runRequirements(draftJobs);
 
@@ -44,7 +46,7 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
     if (drafts.length === 0) found.push({ job: "plan", option: "jobs", reason: "add at least one job" });
     setProblems(found);
     if (found.length) return;
-    const body: PlanCreate = { name: name.trim(), jobs: converted.map((item) => item.job) };
+    const body: PlanCreate = { name: name.trim(), jobs: converted.map((item) => item.job), shared_files: sharedFiles };
     if (description.trim()) body.description = description.trim();
     if (presetId) body.preset_id = presetId;
     createMutation.mutate(body, {
@@ -52,6 +54,7 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
         setName("");
         setDescription("");
         setPresetId(null);
+        setSharedFiles(false);
         setDrafts([]);
         setFormKey((key) => key + 1);
       },
@@ -82,6 +85,12 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
         </div>
         <h3>Jobs</h3>
         <JobEditor drafts={drafts} onChange={setDrafts} />
+        <SharedFilesField
+          checked={sharedFiles}
+          onChange={setSharedFiles}
+          scope="For runs on several hosts of a directory target (a run may say otherwise)."
+          errors={errors.shared_files}
+        />
         <RunRequirementsNote items={requirements}>The plan can be saved, but runs will refuse these jobs as they stand:</RunRequirementsNote>
         {problems.length ? (
           <div role="alert" className="alert alert-error">
@@ -101,7 +110,7 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
         {createMutation.error ? (
           <ApiErrorAlert
             error={createMutation.error}
-            inlineFields={["name", "description"]}
+            inlineFields={INLINE_FIELDS}
             jobNames={draftJobs.map((job) => job.name)}
           />
         ) : null}
@@ -117,3 +126,5 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
     </section>
   );
 }
+
+const INLINE_FIELDS = ["name", "description", "shared_files"] as const;

@@ -12,6 +12,7 @@ export function PlansTable({ plans }: { plans: Plan[] }) {
           <th scope="col">Name</th>
           <th scope="col">Jobs</th>
           <th scope="col">Preset</th>
+          <th scope="col">Multi-host files</th>
           <th scope="col">Created</th>
         </tr>
       </thead>
@@ -32,6 +33,7 @@ export function PlansTable({ plans }: { plans: Plan[] }) {
               </ul>
             </td>
             <td className="small">{plan.preset_id ?? "—"}</td>
+            <td className="small">{plan.shared_files ? "one set shared by all hosts" : "each host its own"}</td>
             <td className="nowrap">{formatDateTime(plan.created_at)}</td>
           </tr>
         ))}

@@ -130,6 +130,7 @@ describe("run detail", () => {
     expect(second).toHaveTextContent("0.46% of a core");
     // The busiest host's worker is what could have disturbed the measurement most.
     expect(screen.getByText("Worker CPU during fio").nextElementSibling).toHaveTextContent("0.46% of a core (busiest host)");
+    expect(screen.getByText("Files", { selector: "dt" }).nextElementSibling).toHaveTextContent(/^each host its own$/);
 
     const results = screen.getByRole("region", { name: "Results" });
     const aggregate = within(results).getByRole("region", { name: "Aggregate of 2 hosts" });
@@ -144,5 +145,21 @@ describe("run detail", () => {
     expect(within(results).getByRole("table", { name: "Figures for randread on nfs-client-01" })).toBeInTheDocument();
     expect(within(results).getByRole("table", { name: "Figures for randread on nfs-client-02" })).toBeInTheDocument();
     expect(screen.getAllByRole("status")).toHaveLength(1);
+  });
+
+  it("says when the hosts of a run shared one set of files, and says nothing of files for one host", async () => {
+    const twoHosts = [makeAssignment(), makeAssignment({ host: { id: 2, name: "nfs-client-02" } })];
+    installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/runs/12": { body: makeRun({ id: 12, status: "queued", shared_files: true, assignments: twoHosts }) },
+      "GET /api/v1/runs/13": { body: makeRun({ id: 13, status: "queued", shared_files: true, assignments: [makeAssignment()] }) },
+    });
+    const { unmount } = renderApp("/runs/12");
+    expect((await screen.findByText("Files", { selector: "dt" })).nextElementSibling).toHaveTextContent(/^one set shared by all hosts$/);
+    unmount();
+
+    renderApp("/runs/13");
+    expect(await screen.findByText("Plan", { selector: "dt" })).toBeInTheDocument();
+    expect(screen.queryByText("Files", { selector: "dt" })).not.toBeInTheDocument();
   });
 });

@@ -164,6 +164,12 @@ function RunFacts({ run, now }: { run: Run; now: number }) {
         <dt>Started</dt>
         <dd>{formatDateTime(run.started_at)}</dd>
       </div>
+      {hostCount > 1 && run.target.kind === "directory" ? (
+        <div>
+          <dt>Files</dt>
+          <dd>{run.shared_files ? "one set shared by all hosts" : "each host its own"}</dd>
+        </div>
+      ) : null}
       {run.start_at && hostCount > 1 ? (
         <div>
           <dt>Common start</dt>

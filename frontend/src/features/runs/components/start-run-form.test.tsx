@@ -54,7 +54,7 @@ describe("start run form", () => {
     await user.selectOptions(within(form).getByLabelText("Target"), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
     await user.selectOptions(within(form).getByLabelText("Plan"), "4k random read");
     const more = await within(form).findByRole("group", { name: /Also run on hosts/ });
-    expect(more).toHaveAccessibleDescription(/starts fio at the same moment and each writes its own files in \/mnt\/netapp\/bench/);
+    expect(more).toHaveAccessibleDescription(/starts fio at the same moment on \/mnt\/netapp\/bench.*so each must mount that path/);
     // Online hosts other than the target's own.
     expect(within(more).getAllByRole("checkbox")).toHaveLength(2);
     expect(within(more).getByRole("checkbox", { name: "nfs-client-04 (busy) · labels rack4" })).not.toBeChecked();
@@ -64,7 +64,13 @@ describe("start run form", () => {
     await user.click(within(form).getByRole("button", { name: "Start run" }));
 
     expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
-    expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 5, host_ids: [2], host_label: "rack4" });
+    expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({
+      target_id: 3,
+      plan_id: 5,
+      host_ids: [2],
+      host_label: "rack4",
+      shared_files: false,
+    });
   });
 
   it("starts a preset by its id and shows the run under the preset's name", async () => {
@@ -240,5 +246,122 @@ describe("start run form on block devices", () => {
     const reasons = within(alert).getAllByRole("listitem").map((item) => item.textContent);
     expect(reasons).toEqual(["[bare] size: set size: the files are created in the target", "[bare] runtime: set runtime (at most 3600 s)"]);
     expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 12 });
+  });
+});
+
+describe("start run form on several hosts sharing files", () => {
+  const sharedPlan = makePlan({ id: 14, name: "shared 4k read", shared_files: true });
+  const device = makeTarget({ id: 8, name: "nvme-scratch", path: "/dev/nvme1n1", kind: "block_device", destructive: true });
+  const SHARED = "Hosts share one set of files";
+
+  function sharedRoutes() {
+    return {
+      ...routes(),
+      "GET /api/v1/targets": { body: page([makeTarget(), device]) },
+      "GET /api/v1/plans": { body: page([makePlan(), sharedPlan]) },
+      "GET /api/v1/hosts": {
+        body: page([makeHost({ id: 1, name: "nfs-client-01" }), makeHost({ id: 2, name: "nfs-client-02", labels: ["rack4"] })]),
+      },
+    };
+  }
+
+  async function openForm() {
+    const rendered = renderApp("/runs");
+    const form = await screen.findByRole("form", { name: "Start run" });
+    await within(form).findByRole("option", { name: "shared 4k read" });
+    await within(form).findByRole("option", { name: /nvme-scratch/ });
+    return { ...rendered, form };
+  }
+
+  it("asks only when several hosts run on a directory, and sends the answer", async () => {
+    const api = installFakeApi(sharedRoutes());
+    const { user, form } = await openForm();
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
+    await user.selectOptions(within(form).getByLabelText("Plan"), "4k random read");
+    // One host has nobody to share with.
+    expect(within(form).queryByRole("checkbox", { name: SHARED })).not.toBeInTheDocument();
+
+    await user.type(within(form).getByLabelText(/Or every host labelled/), "rack4");
+    expect(within(form).getByRole("checkbox", { name: SHARED })).toBeInTheDocument();
+    await user.clear(within(form).getByLabelText(/Or every host labelled/));
+    expect(within(form).queryByRole("checkbox", { name: SHARED })).not.toBeInTheDocument();
+
+    await user.click(within(form).getByRole("checkbox", { name: "nfs-client-02 · labels rack4" }));
+    const shared = within(form).getByRole("checkbox", { name: SHARED });
+    expect(shared).not.toBeChecked();
+    expect(shared).toHaveAccessibleDescription(
+      "Off: each host writes its own files, so no host reads what another cached. On: all hosts work on the same files, laid out once.",
+    );
+
+    // A block device is one device for every host: there are no files to share.
+    await user.selectOptions(within(form).getByLabelText("Target"), "nvme-scratch (nfs-client-01:/dev/nvme1n1)");
+    expect(within(form).getByRole("checkbox", { name: "nfs-client-02 · labels rack4" })).toBeChecked();
+    expect(within(form).queryByRole("checkbox", { name: SHARED })).not.toBeInTheDocument();
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
+    await user.click(within(form).getByRole("checkbox", { name: SHARED }));
+    await user.click(within(form).getByRole("button", { name: "Start run" }));
+
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 5, host_ids: [2], shared_files: true });
+  });
+
+  it("leaves shared files out of a block-device run on several hosts", async () => {
+    const api = installFakeApi(sharedRoutes());
+    const { user, form } = await openForm();
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "nvme-scratch (nfs-client-01:/dev/nvme1n1)");
+    await user.selectOptions(within(form).getByLabelText("Plan"), "shared 4k read");
+    await user.click(within(form).getByRole("checkbox", { name: "nfs-client-02 · labels rack4" }));
+    await user.click(within(form).getByRole("button", { name: "Start run" }));
+
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 8, plan_id: 14, host_ids: [2] });
+  });
+
+  it("starts from the chosen plan's choice, which the run may override", async () => {
+    const api = installFakeApi(sharedRoutes());
+    const { user, form } = await openForm();
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
+    await user.click(within(form).getByRole("checkbox", { name: "nfs-client-02 · labels rack4" }));
+    await user.selectOptions(within(form).getByLabelText("Plan"), "shared 4k read");
+    expect(within(form).getByRole("checkbox", { name: SHARED })).toBeChecked();
+    await user.selectOptions(within(form).getByLabelText("Plan"), "4k random read");
+    expect(within(form).getByRole("checkbox", { name: SHARED })).not.toBeChecked();
+    await user.selectOptions(within(form).getByLabelText("Plan"), "shared 4k read");
+    expect(within(form).getByRole("checkbox", { name: SHARED })).toBeChecked();
+
+    await user.click(within(form).getByRole("checkbox", { name: SHARED }));
+    await user.click(within(form).getByRole("button", { name: "Start run" }));
+
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 14, host_ids: [2], shared_files: false });
+  });
+
+  it("shows the server's refusal of shared files on the checkbox", async () => {
+    installFakeApi({
+      ...sharedRoutes(),
+      "POST /api/v1/runs": {
+        status: 422,
+        body: {
+          code: "validation_error",
+          message: "shared_files applies to directory targets: on a block device every host of the run already uses the same device",
+          errors: [{ field: "shared_files", value: "true", reason: "target is a block device" }],
+        },
+      },
+    });
+    const { user, form } = await openForm();
+
+    await user.selectOptions(within(form).getByLabelText("Target"), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
+    await user.selectOptions(within(form).getByLabelText("Plan"), "shared 4k read");
+    await user.click(within(form).getByRole("checkbox", { name: "nfs-client-02 · labels rack4" }));
+    await user.click(within(form).getByRole("button", { name: "Start run" }));
+
+    const shared = within(form).getByRole("checkbox", { name: SHARED });
+    await waitFor(() => expect(shared).toBeInvalid());
+    expect(shared).toHaveAccessibleDescription(/laid out once\. target is a block device$/);
+    expect(within(form).getByRole("alert")).toHaveTextContent(/on a block device every host of the run already uses the same device/);
   });
 });

@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { RunRequirementsNote } from "../../../components/ui/run-requirements-note";
+import { SharedFilesField } from "../../../components/ui/shared-files-field";
 import { fieldErrors } from "../../../lib/api-client";
 import type { Host, Plan, Preset, RunCreate, Target } from "../../../lib/api-types";
 import { describeJob, jobWrites, presetJobs, runRequirements } from "../../../lib/fio";
@@ -26,12 +27,14 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   const [planChoice, setPlanChoice] = useState("");
   const [extraHostIds, setExtraHostIds] = useState<number[]>([]);
   const [hostLabel, setHostLabel] = useState("");
+  // The starter's answer on shared files, for the plan choice it was given under: choosing
+  // another plan brings back that plan's own default.
+  const [sharedFilesChoice, setSharedFilesChoice] = useState<{ plan: string; shared: boolean } | null>(null);
   const [missing, setMissing] = useState<{ target?: string; plan?: string; confirm?: string }>({});
   // The id of the target whose data loss was acknowledged: switching targets asks again.
   const [confirmedFor, setConfirmedFor] = useState<string | null>(null);
   const navigate = useNavigate();
   const createMutation = useCreateRun();
-  const serverErrors = fieldErrors(createMutation.error, INLINE_FIELDS);
   const Heading = headingLevel === 2 ? "h2" : "h3";
 
   const [choiceKind, choiceId] = planChoice.split(":", 2) as [string, string | undefined];
@@ -47,6 +50,13 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   const otherHosts = chosenTarget ? hosts.filter((host) => host.id !== chosenTarget.host_id) : [];
   const selectableHosts = otherHosts.filter((host) => host.status !== "offline");
   const chosenHostIds = extraHostIds.filter((id) => selectableHosts.some((host) => host.id === id));
+  const chosenLabel = otherHosts.length ? hostLabel.trim() : "";
+  // Only hosts sharing a directory have files to share; a block device is one device for all.
+  const asksSharedFiles = chosenTarget?.kind === "directory" && (chosenHostIds.length > 0 || chosenLabel !== "");
+  const sharedFiles =
+    sharedFilesChoice?.plan === planChoice ? sharedFilesChoice.shared : (chosenPlan?.shared_files ?? false);
+  const inlineFields = asksSharedFiles ? [...INLINE_FIELDS, "shared_files"] : INLINE_FIELDS;
+  const serverErrors = fieldErrors(createMutation.error, inlineFields);
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -63,7 +73,8 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
     const body: RunCreate = { target_id: Number(targetId), ...source };
     if (needsConfirm) body.confirm_destructive = confirmed;
     if (chosenHostIds.length) body.host_ids = chosenHostIds;
-    if (otherHosts.length && hostLabel.trim()) body.host_label = hostLabel.trim();
+    if (chosenLabel) body.host_label = chosenLabel;
+    if (asksSharedFiles) body.shared_files = sharedFiles;
     createMutation.mutate(body, { onSuccess: (run) => navigate(`/runs/${run.id}`) });
   }
 
@@ -74,7 +85,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
         {createMutation.error ? (
           <ApiErrorAlert
             error={createMutation.error}
-            inlineFields={INLINE_FIELDS}
+            inlineFields={inlineFields}
             jobNames={chosenJobs.map((job) => job.name)}
           />
         ) : null}
@@ -141,6 +152,13 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
             errors={{ hostIds: serverErrors.host_ids ?? [], hostLabel: serverErrors.host_label ?? [] }}
           />
         ) : null}
+        {asksSharedFiles ? (
+          <SharedFilesField
+            checked={sharedFiles}
+            onChange={(shared) => setSharedFilesChoice({ plan: planChoice, shared })}
+            errors={serverErrors.shared_files ?? []}
+          />
+        ) : null}
         <RunRequirementsNote items={requirements}>This target will refuse these jobs as they stand:</RunRequirementsNote>
         {needsConfirm && chosenTarget ? (
           <DestructiveConfirm
@@ -163,7 +181,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   );
 }
 
-const INLINE_FIELDS = ["target_id", "plan_id", "preset_id", "host_ids", "host_label"] as const;
+const INLINE_FIELDS: readonly string[] = ["target_id", "plan_id", "preset_id", "host_ids", "host_label"];
 
 interface MoreHostsProps {
   target: TargetOption;
@@ -192,9 +210,8 @@ function MoreHosts({ target, hosts, allHosts, chosen, onChosenChange, label, onL
           Also run on hosts <span className="field-optional">(optional)</span>
         </legend>
         <p id={`${id}-how`} className="field-hint">
-          Every host starts fio at the same moment and each writes its own files in{" "}
-          <span className="mono">{target.path}</span>, so each must mount that path (a shared file system). The run then
-          also reports what all hosts delivered together.
+          Every host starts fio at the same moment on <span className="mono">{target.path}</span>, so each must mount
+          that path (a shared file system). The run then also reports what all hosts delivered together.
         </p>
         {hosts.length ? (
           <div className="host-choices">
