@@ -199,6 +199,11 @@ class FioJob(BaseModel):
     sqthread_poll: bool | None = None
     fallocate: Fallocate | None = None
     thread: bool | None = None
+    # Pin the job to CPUs, a list such as 0-3,8 (vendor recipes pin to the NIC's NUMA node).
+    cpus_allowed: str | None = Field(
+        default=None, pattern=r"^\d{1,4}(-\d{1,4})?(,\d{1,4}(-\d{1,4})?)*$"
+    )
+    cpus_allowed_policy: Literal["shared", "split"] | None = None
     sync: bool | Literal["sync", "dsync"] | None = None
     fsync: NonNegative | None = None
     fdatasync: NonNegative | None = None

@@ -112,3 +112,23 @@ def test_round_trip_through_fio_parse_only(tmp_path: Path) -> None:
     assert FIO is not None
     proc = subprocess.run([FIO, "--parse-only", str(path)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+@requires_fio
+def test_a_vendor_command_line_pinning_fio_to_cpus_is_kept_and_fio_accepts_it(
+    tmp_path: Path,
+) -> None:
+    (job,) = parse_fio_text(
+        "fio --name=pinned --rw=randread --bs=4k --iodepth=32 --numjobs=4 --runtime=30 "
+        "--cpus_allowed=0-1,3 --cpus_allowed_policy=split"
+    )
+    assert (job.cpus_allowed, job.cpus_allowed_policy) == ("0-1,3", "split")
+    path = tmp_path / "jobs.fio"
+    path.write_text(render_job_file([job], directory=str(tmp_path)))
+    assert FIO is not None
+    proc = subprocess.run([FIO, "--parse-only", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_cpu_list_that_is_not_one_is_refused() -> None:
+    assert "pattern" in refused("[a]\nrw=read\ncpus_allowed=all-of-them\n")["cpus_allowed"]
