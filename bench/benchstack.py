@@ -37,6 +37,7 @@ class BenchStack:
     scratch: Path
     worker: subprocess.Popen[bytes]
     log_path: Path
+    api_process: subprocess.Popen[bytes]
 
 
 def free_port() -> int:
@@ -195,4 +196,4 @@ def running_stack(work: Path, host_name: str = "bench-host") -> Iterator[BenchSt
         # bootstrap-host names the target after the host (the database may hold others).
         targets = api.get("/targets").json()["items"]
         target_id = next(int(t["id"]) for t in targets if t["name"] == f"scratch on {host_name}")
-        yield BenchStack(url, token, api, target_id, scratch, worker, log_path)
+        yield BenchStack(url, token, api, target_id, scratch, worker, log_path, api_process)
