@@ -111,6 +111,7 @@ test: lint test-fio test-worker test-backend test-cli test-frontend test-e2e
 bench: python-deps services
 	@$(PY) bench/overhead.py
 	@$(PY) bench/progress_latency.py
+	@$(PY) bench/cancel_latency.py
 	@$(PY) bench/start_skew.py
 
 clean:
