@@ -1,5 +1,6 @@
 """Running fio as a child process group that can be stopped completely."""
 
+import ctypes
 import os
 import select
 import signal
@@ -43,9 +44,20 @@ def fio_version(fio_binary: str = "fio") -> str | None:
     return done.stdout.strip() or None
 
 
-def _own_group() -> None:
-    """In the child: a process group of its own, so a stop reaches fio and nothing else."""
+_PR_SET_PDEATHSIG = 1
+
+
+def _own_group_stopping_with_parent() -> None:
+    """In the child: a process group of its own, so a stop reaches fio and nothing else.
+
+    If the worker dies, fio gets SIGTERM, on which it ends its job processes itself and exits. That
+    covers the instant before the guard exists; SIGKILL instead would orphan the job processes.
+    """
     os.setpgid(0, 0)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass  # not Linux: the guard alone stops fio
 
 
 def children_of(pid: int) -> list[int]:
@@ -193,7 +205,7 @@ def run_fio(
             stdout=out,
             stderr=err,
             stdin=subprocess.DEVNULL,
-            preexec_fn=_own_group,
+            preexec_fn=_own_group_stopping_with_parent,
         )
         started_wall = time.time()
         started = time.monotonic()

@@ -7,6 +7,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from storbench_worker.fio_runner import fio_version, run_fio
 
 
@@ -92,8 +94,30 @@ def test_a_bad_option_is_reported_on_stderr(tmp_path: Path) -> None:
     assert "sideways" in outcome.stderr_tail
 
 
-def test_fio_job_processes_die_with_a_worker_killed_outright(tmp_path: Path) -> None:
-    """SIGKILL leaves no chance to clean up: the guard must stop fio's forked jobs anyway."""
+_RUN_FIO_SCRIPT = """
+import sys
+from pathlib import Path
+import storbench_worker.fio_runner as runner
+if sys.argv[1] == "without-guard":
+    class NoGuard:
+        def __init__(self, pid): pass
+        def release(self): pass
+    runner.GroupGuard = NoGuard
+work = Path(sys.argv[2])
+runner.run_fio(sys.argv[3:], cwd=work, output_dir=work.parent / "out", should_stop=lambda: False)
+"""
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        "with-guard",
+        # The instant between starting fio and starting its guard: fio's own SIGTERM on parent death.
+        "without-guard",
+    ],
+)
+def test_fio_job_processes_die_with_a_worker_killed_outright(tmp_path: Path, guard: str) -> None:
+    """SIGKILL leaves the worker no chance to clean up: fio's forked jobs must stop anyway."""
     work = tmp_path / "work"
     work.mkdir()
     argv = [
@@ -107,12 +131,7 @@ def test_fio_job_processes_die_with_a_worker_killed_outright(tmp_path: Path) -> 
         "--runtime=120",
         "--numjobs=2",
     ]
-    script = (
-        "import sys; from pathlib import Path; from storbench_worker.fio_runner import run_fio; "
-        "run_fio(sys.argv[2:], cwd=Path(sys.argv[1]), output_dir=Path(sys.argv[1]).parent / 'out', "
-        "should_stop=lambda: False)"
-    )
-    worker = subprocess.Popen([sys.executable, "-c", script, str(work), *argv])
+    worker = subprocess.Popen([sys.executable, "-c", _RUN_FIO_SCRIPT, guard, str(work), *argv])
     try:
         deadline = time.monotonic() + 30
         while len(_fio_processes_in(work)) < 3:  # fio's main process and its two jobs
