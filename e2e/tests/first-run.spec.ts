@@ -49,6 +49,13 @@ test("a new user signs in, adds a target, runs a preset and reads the result", a
   await page.screenshot({ path: "artifacts/run-live.png", fullPage: true });
 
   await expect(status).toHaveText("completed", { timeout: 60_000 });
+  // The run names the preset it came from, and how much CPU the worker itself took while fio ran.
+  await expect(page.getByText("Plan", { exact: true }).locator("xpath=following-sibling::dd")).toHaveText(
+    "4 KiB random read IOPS",
+  );
+  await expect(page.getByText("Worker CPU during fio").locator("xpath=following-sibling::dd")).toHaveText(
+    /^\d+\.\d\d% of a core$/,
+  );
 
   // Headline figures and the latency percentile chart.
   await expect(page.getByRole("heading", { name: "Results" })).toBeVisible();
