@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_serializer
 
 from storbench_fio.job import FioJob, validate_job_dict
 from storbench_fio.safety import footprint_bytes
@@ -49,6 +49,11 @@ class Preset(BaseModel):
     target_kind: Literal["directory", "block_device"] = "directory"
     expected: list[ExpectedFigure] = []
     scratch_size: int | None = None  # bytes of files the jobs lay out, None on a device
+
+    @field_serializer("jobs")
+    def _only_options_set(self, jobs: list[FioJob]) -> list[dict[str, Any]]:
+        # As a job file would say it: the options the recipe sets, not every option left unset.
+        return [job.model_dump(mode="json", exclude_none=True) for job in jobs]
 
     def resolved_jobs(self) -> list[FioJob]:
         """The complete jobs (global options are merged in when the preset is built)."""

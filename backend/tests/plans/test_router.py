@@ -37,11 +37,17 @@ def test_a_plan_without_jobs_is_refused(client: TestClient, owner: Caller) -> No
     assert response.status_code == 422
 
 
-def test_null_options_mean_not_set_so_preset_jobs_can_be_sent_back(client: TestClient, owner: Caller) -> None:
+def test_preset_jobs_can_be_sent_back_and_null_options_mean_not_set(
+    client: TestClient, owner: Caller
+) -> None:
     preset = client.get("/api/v1/presets/randread-4k-iops", headers=owner.headers).json()
-    assert any(value is None for value in preset["jobs"][0].values())
+    # A preset lists the options its recipe sets, not every option it leaves unset.
+    assert all(value is not None for value in preset["jobs"][0].values())
+    job = {**preset["jobs"][0], "ramp_time": None, "verify": None}
     response = client.post(
-        "/api/v1/plans", json={"name": "from preset", "jobs": preset["jobs"]}, headers=owner.headers
+        "/api/v1/plans", json={"name": "from preset", "jobs": [job]}, headers=owner.headers
     )
     assert response.status_code == 201, response.text
-    assert response.json()["jobs"][0]["iodepth"] == preset["jobs"][0]["iodepth"]
+    saved = response.json()["jobs"][0]
+    assert saved["iodepth"] == preset["jobs"][0]["iodepth"]
+    assert saved.get("ramp_time") is None and saved.get("verify") is None

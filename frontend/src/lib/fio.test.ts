@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makePreset } from "../test/factories";
 import { describeJob, formatFioSize, jobWrites, parseFioSize, presetJobs, runRequirements } from "./fio";
+import type { FioJob } from "./api-types";
 
 describe("fio sizes", () => {
   it("parses fio notation as binary multiples", () => {
@@ -63,5 +64,12 @@ describe("runRequirements", () => {
       "pct:size",
     ]);
     expect(runRequirements(jobs, "block_device").map((item) => `${item.job}:${item.option}`)).toEqual(["bare:runtime"]);
+  });
+});
+
+describe("options left unset", () => {
+  it("are not shown as bare flags", () => {
+    const job = { name: "x", rw: "randread", bs: 4096, ramp_time: null, rwmixread: null } as unknown as FioJob;
+    expect(describeJob(job)).toBe("rw=randread bs=4k");
   });
 });

@@ -137,7 +137,10 @@ export function formatOption(key: string, value: unknown): string {
 
 /** A job's options (not its name) in a stable order: common ones first, then the rest by name. */
 export function jobOptions(job: FioJob): [string, unknown][] {
-  const entries = Object.entries(job).filter(([key, value]) => key !== "name" && value !== undefined);
+  // Options left unset may come as null (e.g. from the presets API): they are not options fio reads.
+  const entries = Object.entries(job).filter(
+    ([key, value]) => key !== "name" && value !== undefined && value !== null,
+  );
   const rank = (key: string) => {
     const index = (COMMON_OPTIONS as readonly string[]).indexOf(key);
     return index === -1 ? COMMON_OPTIONS.length : index;
