@@ -1,6 +1,5 @@
 """Running fio as a child process group that can be stopped completely."""
 
-import ctypes
 import os
 import select
 import signal
@@ -44,22 +43,6 @@ def fio_version(fio_binary: str = "fio") -> str | None:
     return done.stdout.strip() or None
 
 
-_PR_SET_PDEATHSIG = 1
-
-
-def _own_group_stopping_with_parent() -> None:
-    """In the child: a process group of its own, so a stop reaches fio and nothing else.
-
-    If the worker dies, fio gets SIGTERM, on which it ends its job processes itself and exits. That
-    covers the instant before the guard exists; SIGKILL instead would orphan the job processes.
-    """
-    os.setpgid(0, 0)
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass  # not Linux: the guard alone stops fio
-
-
 def children_of(pid: int) -> list[int]:
     """Processes whose parent is pid (fio's job processes: each calls setsid, so no group holds them)."""
     found = []
@@ -73,13 +56,17 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-# fio's job processes each call setsid(), so neither fio's process group nor its death reaches them.
-# The guard waits on a pipe only the worker holds: a clean end writes "done"; any death of the worker
-# (even SIGKILL) closes the pipe, and the guard kills fio and every process fio forked.
+# fio's job processes each call setsid(), so neither fio's process group nor a signal to fio on the
+# worker's death reaches them (and fio killed while forking leaves jobs waiting forever for it).
+# The guard exists before fio does. fio itself writes its pid to the guard's pipe before it execs;
+# the worker writes "done" when fio has ended. Any death of the worker, even SIGKILL, closes the
+# pipe instead: the guard stops fio (so it forks nothing more), then kills it and every process it
+# forked.
 _GUARD_SCRIPT = """
-fio=$1
+read -r fio || exit 0
 read -r word
 [ "$word" = done ] && exit 0
+kill -s STOP -- "-$fio" 2>/dev/null
 kids=
 for stat in /proc/[0-9]*/stat; do
   read -r line < "$stat" 2>/dev/null || continue
@@ -93,17 +80,25 @@ kill -s KILL -- "-$fio" $kids 2>/dev/null
 class GroupGuard:
     """A tiny shell process that stops fio and its job processes if the worker dies first."""
 
-    def __init__(self, fio_pid: int) -> None:
+    def __init__(self) -> None:
         read_end, self._write_end = os.pipe()
         try:
             self._guard = subprocess.Popen(
-                ["sh", "-c", _GUARD_SCRIPT, "storbench-fio-guard", str(fio_pid)],
+                ["sh", "-c", _GUARD_SCRIPT, "storbench-fio-guard"],
                 stdin=read_end,
                 stdout=subprocess.DEVNULL,
                 start_new_session=True,
             )
         finally:
             os.close(read_end)
+
+    def prepare_child(self) -> None:
+        """In fio's process, before exec: a process group of its own, and its pid told to the guard.
+
+        Told by fio itself, there is no instant in which fio exists and the guard does not know it.
+        """
+        os.setpgid(0, 0)
+        os.write(self._write_end, f"{os.getpid()}\n".encode())
 
     def release(self) -> None:
         """fio has ended: let the guard go without killing anything."""
@@ -156,7 +151,13 @@ def stop_process_group(process: subprocess.Popen[bytes], grace_s: float = 1.0) -
         process.wait(timeout=grace_s)
     except subprocess.TimeoutExpired:
         pass
-    stragglers = children_of(process.pid) if process.returncode is None else []
+    stragglers = []
+    if process.returncode is None:
+        try:
+            os.killpg(process.pid, signal.SIGSTOP)  # no new job processes while we look for them
+        except ProcessLookupError:
+            pass
+        stragglers = children_of(process.pid)
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:
@@ -188,50 +189,56 @@ def run_fio(
     poll_s: float = 1.0,
     on_started: Callable[[float], None] | None = None,
     next_check_in: Callable[[], float] | None = None,
+    start_at: float | None = None,
 ) -> FioOutcome:
     """Run fio to the end, or until should_stop() says so (checked every poll_s).
 
-    on_started gets the wall time fio was started at, once the process exists; next_check_in, when
-    given, says how long to wait before the next should_stop() instead (at most poll_s).
+    start_at (epoch seconds, this host's clock) is when to start fio; on_started gets the wall
+    time fio was started at, once the process exists; next_check_in, when given, says how long to
+    wait before the next should_stop() instead (at most poll_s).
     """
     output_dir.mkdir(parents=True, exist_ok=True)
     stdout_path = output_dir / "fio-stdout.json"
     stderr_path = output_dir / "fio-stderr.txt"
     cancelled = False
-    with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
-        process = subprocess.Popen(
-            list(argv),
-            cwd=cwd,
-            stdout=out,
-            stderr=err,
-            stdin=subprocess.DEVNULL,
-            preexec_fn=_own_group_stopping_with_parent,
-        )
-        started_wall = time.time()
-        started = time.monotonic()
-        cpu_at_start = time.process_time()
-        guard = GroupGuard(process.pid)
-        watch = ExitWatch(process)
-        try:
-            if on_started is not None:
-                on_started(started_wall)
+    guard = GroupGuard()  # before the start moment: starting it costs fio's start nothing
+    try:
+        with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
+            if start_at is not None:
+                wait_until(start_at)
+            process = subprocess.Popen(
+                list(argv),
+                cwd=cwd,
+                stdout=out,
+                stderr=err,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=guard.prepare_child,
+            )
+            started_wall = time.time()
+            started = time.monotonic()
+            cpu_at_start = time.process_time()
+            watch = ExitWatch(process)
+            try:
+                if on_started is not None:
+                    on_started(started_wall)
 
-            def wait_s() -> float:
-                return poll_s if next_check_in is None else min(next_check_in(), poll_s)
+                def wait_s() -> float:
+                    return poll_s if next_check_in is None else min(next_check_in(), poll_s)
 
-            while not watch.ended_within(wait_s()):
-                if should_stop():
-                    cancelled = True
+                while not watch.ended_within(wait_s()):
+                    if should_stop():
+                        cancelled = True
+                        stop_process_group(process)
+                        break
+            finally:
+                # Whatever happens to us, fio must not outlive the task.
+                if process.poll() is None:
                     stop_process_group(process)
-                    break
-        finally:
-            # Whatever happens to us, fio must not outlive the task.
-            if process.poll() is None:
-                stop_process_group(process)
-            worker_cpu_s = time.process_time() - cpu_at_start
-            ended = time.monotonic()
-            watch.close()
-            guard.release()
+                worker_cpu_s = time.process_time() - cpu_at_start
+                ended = time.monotonic()
+                watch.close()
+    finally:
+        guard.release()
     stderr_tail = stderr_path.read_text(errors="replace")[-4000:]
     return FioOutcome(
         exit_code=process.returncode,

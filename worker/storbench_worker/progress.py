@@ -110,6 +110,12 @@ def _eta(document: dict[str, Any]) -> tuple[float, float | None]:
     return elapsed, None
 
 
+# fio's final report comes when the jobs end, often a fraction of a second after the last periodic
+# one. Rates over such a sliver are noise: fio counts issued I/Os but completed bytes, and the I/Os
+# in flight drain in it. The final result has the exact figures; the series keeps whole seconds.
+SHORTEST_SAMPLE_S = 0.5
+
+
 def sample_between(previous: dict[str, Any] | None, current: dict[str, Any]) -> dict[str, Any] | None:
     """IOPS, bandwidth and mean latency per direction over the interval between two reports."""
     now = _totals(current)
@@ -119,7 +125,7 @@ def sample_between(previous: dict[str, Any] | None, current: dict[str, Any]) -> 
         old = before.get(direction, {"ios": 0.0, "bytes": 0.0, "runtime_ms": 0.0, "lat_sum_ns": 0.0})
         seconds = (totals["runtime_ms"] - old["runtime_ms"]) / 1000
         ios = totals["ios"] - old["ios"]
-        if seconds <= 0 or ios < 0:
+        if seconds <= 0 or ios < 0 or (previous is not None and seconds < SHORTEST_SAMPLE_S):
             continue
         directions[direction] = {
             "iops": ios / seconds,

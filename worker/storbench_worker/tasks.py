@@ -17,7 +17,7 @@ from storbench_fio.job import FioJob
 from storbench_worker import prepare
 from storbench_worker.api_client import ApiClient, ServerRefused
 from storbench_worker.config import WorkerConfig
-from storbench_worker.fio_runner import FioOutcome, fio_version, run_fio, wait_until
+from storbench_worker.fio_runner import FioOutcome, fio_version, run_fio
 from storbench_worker.progress import ProgressReporter, StatusStream, last_report
 from storbench_worker.spool import ScratchRecord, Spool
 
@@ -101,9 +101,9 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
         start_at = _wait_for_start(ctx, assignment_id)
         if start_at is None:
             return
-        wait_until(start_at)
         outcome = run_fio(
             argv,
+            start_at=start_at,
             cwd=workdir or output_dir,
             output_dir=output_dir,
             should_stop=lambda: _report_and_check(ctx, assignment_id, link),

@@ -27,6 +27,13 @@ def _fio_processes_in(path: Path) -> list[int]:
     return found
 
 
+def _survivors(path: Path) -> str:
+    pids = ",".join(str(p) for p in _fio_processes_in(path))
+    return subprocess.run(
+        ["ps", "-o", "pid,ppid,pgid,sid,stat,wchan:16,args", "-p", pids], capture_output=True, text=True
+    ).stdout
+
+
 def test_fio_version_names_the_installed_fio() -> None:
     version = fio_version()
     assert version is not None and version.startswith("fio-")
@@ -97,26 +104,13 @@ def test_a_bad_option_is_reported_on_stderr(tmp_path: Path) -> None:
 _RUN_FIO_SCRIPT = """
 import sys
 from pathlib import Path
-import storbench_worker.fio_runner as runner
-if sys.argv[1] == "without-guard":
-    class NoGuard:
-        def __init__(self, pid): pass
-        def release(self): pass
-    runner.GroupGuard = NoGuard
-work = Path(sys.argv[2])
-runner.run_fio(sys.argv[3:], cwd=work, output_dir=work.parent / "out", should_stop=lambda: False)
+from storbench_worker.fio_runner import run_fio
+work = Path(sys.argv[1])
+run_fio(sys.argv[2:], cwd=work, output_dir=work.parent / "out", should_stop=lambda: False)
 """
 
 
-@pytest.mark.parametrize(
-    "guard",
-    [
-        "with-guard",
-        # The instant between starting fio and starting its guard: fio's own SIGTERM on parent death.
-        "without-guard",
-    ],
-)
-def test_fio_job_processes_die_with_a_worker_killed_outright(tmp_path: Path, guard: str) -> None:
+def test_fio_job_processes_die_with_a_worker_killed_outright(tmp_path: Path) -> None:
     """SIGKILL leaves the worker no chance to clean up: fio's forked jobs must stop anyway."""
     work = tmp_path / "work"
     work.mkdir()
@@ -131,7 +125,7 @@ def test_fio_job_processes_die_with_a_worker_killed_outright(tmp_path: Path, gua
         "--runtime=120",
         "--numjobs=2",
     ]
-    worker = subprocess.Popen([sys.executable, "-c", _RUN_FIO_SCRIPT, guard, str(work), *argv])
+    worker = subprocess.Popen([sys.executable, "-c", _RUN_FIO_SCRIPT, str(work), *argv])
     try:
         deadline = time.monotonic() + 30
         while len(_fio_processes_in(work)) < 3:  # fio's main process and its two jobs
@@ -139,9 +133,58 @@ def test_fio_job_processes_die_with_a_worker_killed_outright(tmp_path: Path, gua
             time.sleep(0.1)
         worker.kill()
         worker.wait()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30  # a job in uninterruptible I/O dies when that I/O ends
         while _fio_processes_in(work):
-            assert time.monotonic() < deadline, f"fio outlived its worker: {_fio_processes_in(work)}"
+            assert time.monotonic() < deadline, f"fio outlived its worker: {_survivors(work)}"
+            time.sleep(0.1)
+    finally:
+        worker.kill()
+        for pid in _fio_processes_in(work):
+            os.kill(pid, signal.SIGKILL)
+
+
+_ANNOUNCING_SCRIPT = """
+import sys
+from pathlib import Path
+from storbench_worker.fio_runner import run_fio
+work = Path(sys.argv[1])
+run_fio(
+    sys.argv[2:], cwd=work, output_dir=work.parent / "out", should_stop=lambda: False,
+    on_started=lambda wall: print("started", flush=True),
+)
+"""
+
+
+@pytest.mark.parametrize("after_s", [0.0, 0.05, 0.1, 0.15, 0.2, 0.3])
+def test_a_worker_killed_while_fio_is_still_forking_its_jobs_leaves_no_fio(
+    tmp_path: Path, after_s: float
+) -> None:
+    """fio forks its job processes ~0.1-0.2 s after it starts: a kill then must not orphan one."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "forking.0.0").write_bytes(b"\0" * 4 * 1024 * 1024)
+    argv = [
+        "fio",
+        f"--directory={work}",
+        "--name=forking",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=4m",
+        "--time_based",
+        "--runtime=60",
+        "--numjobs=4",
+    ]
+    worker = subprocess.Popen(
+        [sys.executable, "-c", _ANNOUNCING_SCRIPT, str(work), *argv], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert worker.stdout is not None and worker.stdout.readline().strip() == "started"
+        time.sleep(after_s)
+        worker.kill()
+        worker.wait()
+        deadline = time.monotonic() + 30  # a job in uninterruptible I/O dies when that I/O ends
+        while _fio_processes_in(work):
+            assert time.monotonic() < deadline, f"fio outlived its worker: {_survivors(work)}"
             time.sleep(0.1)
     finally:
         worker.kill()

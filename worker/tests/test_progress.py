@@ -1,5 +1,6 @@
 """Per-second progress from the real fio's --status-interval stream."""
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -79,10 +80,24 @@ def test_the_worker_looks_just_after_fios_next_report_never_on_a_blind_cadence(
     assert reporter.seconds_to_next_report(now=0.0, longest_s=1.0) == pytest.approx(0.2)
     out.write_text(status_stream)
     reporter.collect()
-    last = max(s["timestamp_ms"] for s in reporter.pending) / 1000
+    final = last_report(status_stream)
+    assert final is not None
+    last = json.loads(final)["timestamp_ms"] / 1000
     # 300 ms after a report, the next one is due 700 ms later: look 50 ms after it.
     assert reporter.seconds_to_next_report(now=last + 0.3, longest_s=1.0) == pytest.approx(0.75)
     # A report that is late: look again soon rather than a whole second later.
     assert reporter.seconds_to_next_report(now=last + 1.2, longest_s=1.0) == pytest.approx(0.2)
     # Cancel is checked at least every longest_s.
     assert reporter.seconds_to_next_report(now=last + 0.3, longest_s=0.5) == pytest.approx(0.5)
+
+
+def test_the_sliver_between_the_last_second_and_the_final_report_is_not_a_sample(tmp_path: Path) -> None:
+    def report(runtime_ms: int, ios: int) -> str:
+        read = {"total_ios": ios, "io_bytes": ios * 4096, "runtime": runtime_ms, "lat_ns": {"mean": 1000.0}}
+        return json.dumps({"timestamp_ms": 1_000_000 + runtime_ms, "jobs": [{"read": read, "elapsed": 1}]})
+
+    out = tmp_path / "out.json"
+    # Two whole seconds, then the final report 40 ms later: 32 I/Os that were in flight drained in it.
+    out.write_text(report(1000, 50_000) + report(2000, 100_000) + report(2040, 102_032))
+    samples = ProgressReporter(StatusStream(out)).collect()
+    assert [round(s["directions"]["read"]["iops"]) for s in samples] == [50_000, 50_000]

@@ -160,7 +160,7 @@ def test_one_host_dying_mid_run_fails_the_run_naming_it_and_keeps_the_others(clu
         assert "client-c" in done["error"] and "lost contact" in done["error"]
         assert sorted(r["host_name"] for r in done["results"]) == ["client-a", "client-b"]
         # fio's job processes (each in a session of its own) must not outlive the killed worker.
-        stack.wait_for(lambda: not _fio_in(cluster["shared"], run["id"]), 15, "the dead worker's fio to stop")
+        stack.wait_for(lambda: not _fio_in(cluster["shared"], run["id"]), 30, "the dead worker's fio to stop")
         # Bring the host back for the tests after this one.
         victim["process"] = stack.start_worker(victim["worker_token"], "client-c", allow=cluster["shared"])
         stack.wait_for(
