@@ -61,15 +61,24 @@ def children_of(pid: int) -> list[int]:
 # The guard exists before fio does. fio itself writes its pid to the guard's pipe before it execs;
 # the worker writes "done" when fio has ended. Any death of the worker, even SIGKILL, closes the
 # pipe instead: the guard stops fio (so it forks nothing more), then kills it and every process it
-# forked.
+# forked. It stops fio only once the worker's death is complete (fio handed to a new parent): a
+# stopped process in a process group orphaned at that moment gets SIGHUP from the kernel, which
+# would end fio before the guard could see its children.
 _GUARD_SCRIPT = """
 read -r fio || exit 0
 read -r word
 [ "$word" = done ] && exit 0
+tries=0
+while [ "$tries" -lt 500 ] && read -r line 2>/dev/null < "/proc/$fio/stat"; do
+  set -- ${line##*) }
+  [ "$2" != "$PPID" ] && break
+  tries=$((tries + 1))
+  sleep 0.01
+done
 kill -s STOP -- "-$fio" 2>/dev/null
 kids=
 for stat in /proc/[0-9]*/stat; do
-  read -r line < "$stat" 2>/dev/null || continue
+  read -r line 2>/dev/null < "$stat" || continue
   set -- ${line##*) }
   [ "$2" = "$fio" ] && { kid=${stat#/proc/}; kids="$kids ${kid%/stat}"; }
 done
@@ -98,6 +107,8 @@ class GroupGuard:
         Told by fio itself, there is no instant in which fio exists and the guard does not know it.
         """
         os.setpgid(0, 0)
+        # fio has no use for hang-ups; ignoring them keeps a kernel SIGHUP from ending fio mid-cleanup.
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
         os.write(self._write_end, f"{os.getpid()}\n".encode())
 
     def release(self) -> None:
