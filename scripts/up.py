@@ -5,6 +5,7 @@ Started by `make up`. Ctrl-C stops everything it started, fio included.
 
 import os
 import signal
+import socket
 import subprocess
 import time
 import urllib.request
@@ -62,7 +63,21 @@ def wait_for_api(api: subprocess.Popen[bytes], timeout_s: float = 60) -> None:
     raise SystemExit(f"the API did not answer on {URL} within {timeout_s:.0f} s")
 
 
+def ensure_port_free() -> None:
+    """Refuse at once, saying why, when something already listens where the API would."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((HOST, PORT))
+        except OSError:
+            raise SystemExit(
+                f"port {PORT} on {HOST} is already in use (another `make up`?): stop that, "
+                f"or choose another port with STORBENCH_PORT=8001 make up"
+            ) from None
+
+
 def main() -> None:
+    ensure_port_free()
     env = {**os.environ, "STORBENCH_DATA_DIR": str(DATA)}
     if "STORBENCH_DATABASE_URL" in env or "STORBENCH_BROKER_URL" in env:
         say("using STORBENCH_DATABASE_URL / STORBENCH_BROKER_URL from the environment")
