@@ -17,6 +17,7 @@ from storbench_api.hosts.service import is_online, offline_reason
 from storbench_api.models import (
     Assignment,
     Host,
+    Plan,
     ProgressSample,
     Result,
     Run,
@@ -45,11 +46,11 @@ from storbench_fio.presets import get_preset
 
 def _jobs_for(
     db: Session, team_id: int, body: RunCreate
-) -> tuple[list[dict[str, Any]], int | None, str | None]:
-    """The normalised jobs to run, with the plan id and name they came from."""
+) -> tuple[list[dict[str, Any]], Plan | None, str | None]:
+    """The normalised jobs to run, with the saved plan and the plan or preset name they came from."""
     if body.plan_id is not None:
         plan = plans_service.get_plan(db, team_id, body.plan_id)
-        return normalise_jobs(plan.jobs), plan.id, plan.name
+        return normalise_jobs(plan.jobs), plan, plan.name
     if body.preset_id is not None:
         preset = get_preset(body.preset_id)
         if preset is None:
@@ -118,7 +119,7 @@ def _participants(db: Session, team_id: int, primary: Host, body: RunCreate) -> 
     return sorted(hosts.values(), key=lambda h: (h.id != primary.id, h.name))
 
 
-def _shared_files(db: Session, team_id: int, body: RunCreate, target: Target) -> bool:
+def _shared_files(body: RunCreate, target: Target, plan: Plan | None) -> bool:
     """Whether the hosts share one set of files: as asked, else as the plan says; directories only."""
     if body.shared_files is not None:
         if body.shared_files and target.kind != TargetKind.directory:
@@ -128,9 +129,7 @@ def _shared_files(db: Session, team_id: int, body: RunCreate, target: Target) ->
                 [{"field": "shared_files", "value": "true", "reason": "target is a block device"}],
             )
         return body.shared_files
-    if body.plan_id is not None and target.kind == TargetKind.directory:
-        return plans_service.get_plan(db, team_id, body.plan_id).shared_files
-    return False
+    return plan is not None and plan.shared_files and target.kind == TargetKind.directory
 
 
 def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, list[Assignment]]:
@@ -141,7 +140,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
             f"target {body.target_id} does not exist in this team",
             [{"field": "target_id", "value": str(body.target_id), "reason": "unknown target"}],
         )
-    jobs, plan_id, plan_name = _jobs_for(db, principal.team_id, body)
+    jobs, plan, plan_name = _jobs_for(db, principal.team_id, body)
     ensure_safe_on_target(
         jobs,
         kind=target.kind,
@@ -150,11 +149,11 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
         confirmed_destructive=body.confirm_destructive,
     )
     hosts = _participants(db, principal.team_id, target.host, body)
-    shared_files = _shared_files(db, principal.team_id, body, target)
+    shared_files = _shared_files(body, target, plan)
     run = Run(
         team_id=principal.team_id,
         target_id=target.id,
-        plan_id=plan_id,
+        plan_id=plan.id if plan is not None else None,
         plan_name=plan_name,
         created_by_id=principal.user_id,
         jobs=jobs,
@@ -191,6 +190,11 @@ def get_run(db: Session, team_id: int, run_id: int) -> Run:
     if run is None:
         raise NotFound(f"run {run_id} not found")
     return run
+
+
+def _note_worker_info(assignment: Assignment, **values: Any) -> None:
+    """Keep what the worker reported about its share (the JSON column is replaced, so the change is seen)."""
+    assignment.worker_info = {**(assignment.worker_info or {}), **values}
 
 
 def _finish_assignment(assignment: Assignment, status: RunStatus, error: str | None = None) -> None:
@@ -379,12 +383,10 @@ def mark_started(
     now = utcnow()
     assignment.status = RunStatus.running
     assignment.started_at = now
-    info = dict(assignment.worker_info or {})
     if fio_started_at is not None:
-        info["fio_started_at"] = fio_started_at.isoformat()
+        _note_worker_info(assignment, fio_started_at=fio_started_at.isoformat())
     if clock_offset_ms is not None:
-        info["clock_offset_ms"] = clock_offset_ms
-    assignment.worker_info = info
+        _note_worker_info(assignment, clock_offset_ms=clock_offset_ms)
     assignment.deadline_at = now + expected_duration(assignment.run.jobs) + get_settings().run_deadline_grace
     _refresh_run_status(assignment.run)
     db.flush()
@@ -419,7 +421,7 @@ def record_output(
         label=run.target.name,
     )
     if worker_cpu_percent is not None:
-        assignment.worker_info = {**(assignment.worker_info or {}), "worker_cpu_percent": worker_cpu_percent}
+        _note_worker_info(assignment, worker_cpu_percent=worker_cpu_percent)
     failed_jobs = [j.name for j in report.jobs if j.error]
     if assignment.status == RunStatus.running:
         if stopped_early:
@@ -472,7 +474,7 @@ def release_files(db: Session, assignment: Assignment) -> bool:
     """
     if not assignment.run.shared_files:
         return True
-    assignment.worker_info = {**(assignment.worker_info or {}), "files_released": True}
+    _note_worker_info(assignment, files_released=True)
     db.flush()  # write first: on SQLite this takes the lock that serialises concurrent releases
     others = db.scalars(
         select(Assignment)
