@@ -21,18 +21,22 @@ class Heartbeat(threading.Thread):
         self._interval_s = interval_s
         self._fio_binary = fio_binary
         self._stop_event = threading.Event()
-        self._fio_seen: tuple[tuple[str, int, int] | None, str | None] | None = None
+        # The fio binary last asked for its version (path, inode, mtime), and its answer.
+        self._fio_identity: tuple[str, int, int] | None = None
+        self._fio_version_seen: str | None = None
 
     def _fio_version(self) -> str | None:
         """fio's version, asked again only when the binary changed: a beat must not fork fio mid-run."""
         path = shutil.which(self._fio_binary)
         try:
-            identity = (path, os.stat(path).st_ino, os.stat(path).st_mtime_ns) if path else None
+            stat = os.stat(path) if path else None
         except OSError:
-            identity = None
-        if self._fio_seen is None or self._fio_seen[0] != identity or identity is None:
-            self._fio_seen = (identity, fio_version(self._fio_binary))
-        return self._fio_seen[1]
+            stat = None
+        identity = (path, stat.st_ino, stat.st_mtime_ns) if path and stat else None
+        if identity is None or identity != self._fio_identity:
+            self._fio_identity = identity
+            self._fio_version_seen = fio_version(self._fio_binary)
+        return self._fio_version_seen
 
     def beat(self) -> None:
         """One heartbeat; failures are logged and retried at the next interval."""
