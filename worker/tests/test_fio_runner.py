@@ -5,16 +5,13 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from storbench_worker.fio_runner import fio_version, run_fio
-
-
-def _fio_running_in(path: Path) -> bool:
-    listing = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True, check=True).stdout
-    return any(line.startswith("fio") and str(path) in line for line in listing.splitlines())
 
 
 def _fio_processes_in(path: Path) -> list[int]:
@@ -90,7 +87,7 @@ def test_stopping_ends_fio_quickly_with_a_partial_report(tmp_path: Path) -> None
     )
     assert outcome.cancelled
     assert outcome.ended_monotonic - asked_at[0] < 2.0
-    assert not _fio_running_in(work)
+    assert not _fio_processes_in(work)
     assert '"jobs"' in outcome.stdout()
 
 
@@ -101,13 +98,41 @@ def test_a_bad_option_is_reported_on_stderr(tmp_path: Path) -> None:
     assert "sideways" in outcome.stderr_tail
 
 
-_RUN_FIO_SCRIPT = """
+# A stand-in for the worker: runs fio through run_fio and says when fio has started.
+_WORKER_SCRIPT = """
 import sys
 from pathlib import Path
 from storbench_worker.fio_runner import run_fio
 work = Path(sys.argv[1])
-run_fio(sys.argv[2:], cwd=work, output_dir=work.parent / "out", should_stop=lambda: False)
+run_fio(
+    sys.argv[2:], cwd=work, output_dir=work.parent / "out", should_stop=lambda: False,
+    on_started=lambda wall: print("started", flush=True),
+)
 """
+
+
+@contextmanager
+def _worker_running_fio(work: Path, argv: list[str]) -> Iterator[subprocess.Popen[str]]:
+    """The stand-in worker, once fio has started; it and any fio it left are killed afterwards."""
+    worker = subprocess.Popen(
+        [sys.executable, "-c", _WORKER_SCRIPT, str(work), *argv], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert worker.stdout is not None and worker.stdout.readline().strip() == "started"
+        yield worker
+    finally:
+        worker.kill()
+        for pid in _fio_processes_in(work):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _kill_and_expect_no_fio_left(worker: subprocess.Popen[str], work: Path) -> None:
+    worker.kill()
+    worker.wait()
+    deadline = time.monotonic() + 30  # a job in uninterruptible I/O dies when that I/O ends
+    while _fio_processes_in(work):
+        assert time.monotonic() < deadline, f"fio outlived its worker: {_survivors(work)}"
+        time.sleep(0.1)
 
 
 def test_fio_job_processes_die_with_a_worker_killed_outright(tmp_path: Path) -> None:
@@ -125,34 +150,12 @@ def test_fio_job_processes_die_with_a_worker_killed_outright(tmp_path: Path) -> 
         "--runtime=120",
         "--numjobs=2",
     ]
-    worker = subprocess.Popen([sys.executable, "-c", _RUN_FIO_SCRIPT, str(work), *argv])
-    try:
+    with _worker_running_fio(work, argv) as worker:
         deadline = time.monotonic() + 30
         while len(_fio_processes_in(work)) < 3:  # fio's main process and its two jobs
             assert time.monotonic() < deadline, "fio did not start"
             time.sleep(0.1)
-        worker.kill()
-        worker.wait()
-        deadline = time.monotonic() + 30  # a job in uninterruptible I/O dies when that I/O ends
-        while _fio_processes_in(work):
-            assert time.monotonic() < deadline, f"fio outlived its worker: {_survivors(work)}"
-            time.sleep(0.1)
-    finally:
-        worker.kill()
-        for pid in _fio_processes_in(work):
-            os.kill(pid, signal.SIGKILL)
-
-
-_ANNOUNCING_SCRIPT = """
-import sys
-from pathlib import Path
-from storbench_worker.fio_runner import run_fio
-work = Path(sys.argv[1])
-run_fio(
-    sys.argv[2:], cwd=work, output_dir=work.parent / "out", should_stop=lambda: False,
-    on_started=lambda wall: print("started", flush=True),
-)
-"""
+        _kill_and_expect_no_fio_left(worker, work)
 
 
 @pytest.mark.parametrize("after_s", [0.0, 0.05, 0.1, 0.15, 0.2, 0.3])
@@ -174,19 +177,6 @@ def test_a_worker_killed_while_fio_is_still_forking_its_jobs_leaves_no_fio(
         "--runtime=60",
         "--numjobs=4",
     ]
-    worker = subprocess.Popen(
-        [sys.executable, "-c", _ANNOUNCING_SCRIPT, str(work), *argv], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert worker.stdout is not None and worker.stdout.readline().strip() == "started"
+    with _worker_running_fio(work, argv) as worker:
         time.sleep(after_s)
-        worker.kill()
-        worker.wait()
-        deadline = time.monotonic() + 30  # a job in uninterruptible I/O dies when that I/O ends
-        while _fio_processes_in(work):
-            assert time.monotonic() < deadline, f"fio outlived its worker: {_survivors(work)}"
-            time.sleep(0.1)
-    finally:
-        worker.kill()
-        for pid in _fio_processes_in(work):
-            os.kill(pid, signal.SIGKILL)
+        _kill_and_expect_no_fio_left(worker, work)
