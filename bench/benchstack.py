@@ -4,6 +4,7 @@ Embedded default (SQLite and the filesystem broker in the script's temp dir), or
 STORBENCH_DATABASE_URL / STORBENCH_BROKER_URL name. fio writes only in that temp dir's scratch folder.
 """
 
+import math
 import os
 import shutil
 import signal
@@ -38,6 +39,12 @@ class BenchStack:
     worker: subprocess.Popen[bytes]
     log_path: Path
     api_process: subprocess.Popen[bytes]
+
+
+def nearest_rank(values: list[float], q: float) -> float:
+    """The q-quantile by nearest rank (q=0.95: the 95th percentile), one of the values measured."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
 def free_port() -> int:

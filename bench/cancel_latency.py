@@ -20,7 +20,6 @@ Figures only, never a pass/fail.
 """
 
 import argparse
-import math
 import os
 import random
 import shutil
@@ -31,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from benchstack import BenchStack, bench_workdir, randread_4k_job, running_stack
+from benchstack import BenchStack, bench_workdir, nearest_rank, randread_4k_job, running_stack
 
 TARGET_S = 2.0
 LEFT_BEHIND_AFTER_S = 15.0
@@ -161,12 +160,6 @@ def measure_round(stack: BenchStack, runtime: int, rng: random.Random) -> RoundF
     return figures
 
 
-def p95(values: list[float]) -> float:
-    """Nearest-rank 95th percentile."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
-
-
 def seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f} s"
 
@@ -197,7 +190,7 @@ def print_table(rounds: list[RoundFigures], runtime: int) -> None:
         if not values:
             print(f"  {label:44}{'-':>8}{'-':>8}{'-':>8}{0:>8}")
             continue
-        median, high, worst = statistics.median(values), p95(values), max(values)
+        median, high, worst = statistics.median(values), nearest_rank(values, 0.95), max(values)
         print(f"  {label:44}{median:>8.3f}{high:>8.3f}{worst:>8.3f}{len(values):>8}")
     within = sum(r.fio_gone_s is not None and r.fio_gone_s <= TARGET_S for r in rounds)
     print(f"  target: (a) within {TARGET_S:.0f} s; {within} of {len(rounds)} rounds were")

@@ -23,7 +23,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from benchstack import BenchStack, bench_workdir, randread_4k_job, running_stack
+from benchstack import BenchStack, bench_workdir, nearest_rank, randread_4k_job, running_stack
 
 JOB_NAME = "overhead-randread-4k"
 
@@ -86,11 +86,6 @@ def bootstrap_median_ci(values: list[float], resamples: int = 10_000) -> tuple[f
     return medians[int(0.025 * resamples)], medians[int(0.975 * resamples)]
 
 
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -137,7 +132,7 @@ def main() -> None:
     print(f"{'ratio, 95% interval of the median':40}{low:>10.3f}{high:>10.3f}")
     print(f"{'ratio of the two medians':40}{of_medians:>10.3f}")
     dispatch = column("dispatch_s")
-    p50, p95 = quantile(dispatch, 0.5), quantile(dispatch, 0.95)
+    p50, p95 = nearest_rank(dispatch, 0.5), nearest_rank(dispatch, 0.95)
     print(f"{'dispatch POST /runs -> fio, p50 / p95 s':40}{p50:>10.3f}{p95:>10.3f}")
     print(f"broker: {os.environ.get('STORBENCH_BROKER_URL', 'embedded filesystem')}")
     print("pinning: " + (f"fio on CPU {fio_cpu} in both arms, API kept off it" if args.pin else "none"))

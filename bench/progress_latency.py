@@ -19,14 +19,13 @@ sample's arrival when its `data:` line arrives. Figures only, never a pass/fail.
 
 import argparse
 import json
-import math
 import statistics
 import threading
 import time
 from datetime import datetime
 
 import httpx
-from benchstack import BenchStack, bench_workdir, randread_4k_job, running_stack
+from benchstack import BenchStack, bench_workdir, nearest_rank, randread_4k_job, running_stack
 
 TARGET_S = 2.0
 
@@ -127,12 +126,6 @@ def measure_round(stack: BenchStack, runtime: int, latencies: Latencies) -> tupl
     return run_id, this_round
 
 
-def p95(values: list[float]) -> float:
-    """Nearest-rank 95th percentile."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
-
-
 def print_table(latencies: Latencies, rounds: int, runtime: int) -> None:
     print()
     print(f"progress latency, {rounds} rounds of a {runtime} s 4k randread job, seconds")
@@ -146,7 +139,7 @@ def print_table(latencies: Latencies, rounds: int, runtime: int) -> None:
         if not values:
             print(f"  {label:42}{'-':>8}{'-':>8}{'-':>8}{0:>9}")
             continue
-        median, high, worst = statistics.median(values), p95(values), max(values)
+        median, high, worst = statistics.median(values), nearest_rank(values, 0.95), max(values)
         print(f"  {label:42}{median:>8.3f}{high:>8.3f}{worst:>8.3f}{len(values):>9}")
     within = sum(v <= TARGET_S for v in latencies.fio_to_client)
     print(f"  target: fio -> client within {TARGET_S:.0f} s; {within} of {len(latencies.fio_to_client)} were")
