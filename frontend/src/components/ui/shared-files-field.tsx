@@ -3,6 +3,11 @@ import { useId } from "react";
 const HINT =
   "Off: each host writes its own files, so no host reads what another cached. On: all hosts work on the same files, laid out once.";
 
+/** How a plan or run lays out files across its hosts, in a few words. */
+export function sharedFilesLabel(shared: boolean): string {
+  return shared ? "one set shared by all hosts" : "each host its own";
+}
+
 interface SharedFilesFieldProps {
   checked: boolean;
   onChange: (checked: boolean) => void;

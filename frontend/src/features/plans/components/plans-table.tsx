@@ -1,3 +1,4 @@
+import { sharedFilesLabel } from "../../../components/ui/shared-files-field";
 import type { Plan } from "../../../lib/api-types";
 import { describeJob } from "../../../lib/fio";
 import { formatDateTime } from "../../../lib/format";
@@ -33,7 +34,7 @@ export function PlansTable({ plans }: { plans: Plan[] }) {
               </ul>
             </td>
             <td className="small">{plan.preset_id ?? "—"}</td>
-            <td className="small">{plan.shared_files ? "one set shared by all hosts" : "each host its own"}</td>
+            <td className="small">{sharedFilesLabel(plan.shared_files)}</td>
             <td className="nowrap">{formatDateTime(plan.created_at)}</td>
           </tr>
         ))}

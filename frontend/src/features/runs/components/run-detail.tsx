@@ -4,6 +4,7 @@ import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FioJobList } from "../../../components/ui/fio-job-list";
 import { PageHeader } from "../../../components/ui/page-header";
 import { StatusBadge } from "../../../components/ui/status-badge";
+import { sharedFilesLabel } from "../../../components/ui/shared-files-field";
 import type { Run } from "../../../lib/api-types";
 import { elapsedMs, formatDateTime, formatDuration, formatWorkerCpu } from "../../../lib/format";
 import { isRunActive } from "../../../lib/status";
@@ -167,7 +168,7 @@ function RunFacts({ run, now }: { run: Run; now: number }) {
       {hostCount > 1 && run.target.kind === "directory" ? (
         <div>
           <dt>Files</dt>
-          <dd>{run.shared_files ? "one set shared by all hosts" : "each host its own"}</dd>
+          <dd>{sharedFilesLabel(run.shared_files)}</dd>
         </div>
       ) : null}
       {run.start_at && hostCount > 1 ? (
