@@ -1,5 +1,5 @@
 import { useSearchParams } from "react-router";
-import { FormField } from "../../components/ui/form-field";
+import { FilterSelect } from "../../components/ui/filter-select";
 import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
 import { useAuditEvents } from "../../features/audit/api/list-audit-events";
@@ -51,18 +51,7 @@ function AuditLog() {
     <section aria-labelledby="audit-heading">
       <div className="section-header">
         <h2 id="audit-heading">Events, newest first</h2>
-        <FormField label="Action" className="field-inline">
-          {(control) => (
-            <select {...control} value={action} onChange={(event) => update({ action: event.target.value })}>
-              <option value="">All</option>
-              {actions.map((item) => (
-                <option key={item} value={item}>
-                  {item}
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
+        <FilterSelect label="Action" value={action} options={actions} onChange={(value) => update({ action: value })} />
       </div>
       <QueryState isPending={events.isPending} error={events.error} label="the audit log">
         <AuditTable events={events.data?.items ?? []} />

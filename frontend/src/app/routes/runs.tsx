@@ -1,5 +1,5 @@
 import { useSearchParams } from "react-router";
-import { FormField } from "../../components/ui/form-field";
+import { FilterSelect } from "../../components/ui/filter-select";
 import { PageHeader } from "../../components/ui/page-header";
 import { ViewerNote } from "../../components/ui/viewer-note";
 import { useRole } from "../../features/auth/api/get-session";
@@ -44,18 +44,12 @@ export function RunsRoute() {
       <section aria-labelledby="run-list-heading">
         <div className="section-header">
           <h2 id="run-list-heading">All runs</h2>
-          <FormField label="Status filter" className="field-inline">
-            {(c) => (
-              <select {...c} value={status ?? ""} onChange={(e) => update({ status: e.target.value })}>
-                <option value="">All</option>
-                {RUN_STATUSES.map((item) => (
-                  <option key={item} value={item}>
-                    {item}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
+          <FilterSelect
+            label="Status filter"
+            value={status ?? ""}
+            options={RUN_STATUSES}
+            onChange={(value) => update({ status: value })}
+          />
         </div>
         <QueryState isPending={runs.isPending} error={runs.error} label="runs">
           <RunsTable runs={runs.data?.items ?? []} />
