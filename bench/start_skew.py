@@ -51,9 +51,10 @@ def fio_mains_in(path: str) -> list[int]:
         if entry.name.isdigit():
             try:
                 cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                cwd = os.readlink(entry / "cwd")  # fio works in its run directory
             except OSError:
                 continue
-            if cmdline.startswith("fio ") and path in cmdline and "--create_only" not in cmdline:
+            if cmdline.startswith("fio ") and path in cwd and "--create_only" not in cmdline:
                 found.append(int(entry.name))
     return found
 

@@ -38,3 +38,8 @@ def token_digest(token: str) -> str:
 def same_secret(a: str, b: str) -> bool:
     """Constant-time comparison."""
     return hmac.compare_digest(a.encode(), b.encode())
+
+
+def keyed_name(secret: str, purpose: str, length: int = 20) -> str:
+    """A name nobody without the secret can predict (hex, `length` characters)."""
+    return hmac.new(secret.encode(), purpose.encode(), hashlib.sha256).hexdigest()[:length]

@@ -140,14 +140,25 @@ def make_caller(
     return Caller(user=user, team=team, role=role, token=token)
 
 
+# What a worker started with --allow /srv --allow /mnt --allow /dev/vdb on an 8 GiB host reports.
+ONLINE_FACTS = {
+    "allowed_roots": ["/srv", "/mnt", "/dev/vdb"],
+    "memory_bytes": 8 << 30,
+    "block_devices": [
+        {"name": "vdb", "path": "/dev/vdb", "parent": None, "in_use": None},
+        {"name": "vda", "path": "/dev/vda", "parent": None, "in_use": "/dev/vda1 is mounted"},
+    ],
+}
+
+
 def make_host(db: Session, *, team: Team, name: str = "host-a", online: bool = True) -> tuple[Host, str]:
-    """A host with a worker token; online means a fresh heartbeat."""
+    """A host with a worker token; online means a fresh heartbeat with the facts a worker reports."""
     token = new_token("sbh")
     host = Host(
         team_id=team.id,
         name=name,
         credential_hash=token_digest(token),
-        facts={},
+        facts=ONLINE_FACTS if online else {},
         last_seen_at=utcnow() if online else None,
     )
     db.add(host)

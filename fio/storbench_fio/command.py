@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping, Sequence
 
+from storbench_fio.confine import JobPaths
 from storbench_fio.job import FioJob
 from storbench_fio.options import FLAG_OPTIONS
 from storbench_fio.units import format_size
@@ -41,15 +42,16 @@ def _format_float(value: object) -> str:
     return str(int(number)) if number.is_integer() else repr(number)
 
 
-def _job_options(job: FioJob, directory: str | None, filename: str | None) -> dict[str, object]:
-    """The job's options with the run's target directory or file applied."""
+def _job_options(job: FioJob, where: JobPaths | None) -> dict[str, object]:
+    """The job's options, with the paths the worker built replacing the job's own names."""
     options: dict[str, object] = job.fio_options()
-    if directory is not None:
-        own = options.get("directory")
-        # A job's relative directory lives inside the target; safety refuses escapes.
-        options["directory"] = posixpath.join(directory, own) if isinstance(own, str) else directory
-    if filename is not None:
-        options["filename"] = filename
+    if where is not None:
+        options.pop("directory", None)
+        options.pop("filename", None)
+        if where.directory is not None:
+            options["directory"] = where.directory
+        if where.filename is not None:
+            options["filename"] = where.filename
     return options
 
 
@@ -64,19 +66,25 @@ def _check_output_format(output_format: str) -> None:
 def build_command(
     jobs: Sequence[FioJob],
     *,
-    directory: str | None = None,
-    filename: str | None = None,
+    paths: Sequence[JobPaths] | None = None,
     output_format: str = "json+",
     extra_args: Sequence[str] = (),
     fio_binary: str = "fio",
 ) -> list[str]:
-    """The exact fio argv running these jobs (no shell involved, so no quoting)."""
+    """The exact fio argv running these jobs (no shell involved, so no quoting).
+
+    paths, one per job, are where fio works (from confine_job_paths); without them the jobs' own
+    names are shown as they are, for display only.
+    """
     if not jobs:
         raise ValueError("at least one job is needed")
+    if paths is not None and len(paths) != len(jobs):
+        raise ValueError("one JobPaths per job is needed")
     _check_output_format(output_format)
     argv = [fio_binary, f"--output-format={output_format}", *extra_args]
-    for job in jobs:
-        for option, value in _job_options(job, directory, filename).items():
+    for index, job in enumerate(jobs):
+        where = paths[index] if paths is not None else None
+        for option, value in _job_options(job, where).items():
             text = format_value(option, value, kb_base=job.kb_base)
             argv.append(f"--{option}" if text is None else f"--{option}={text}")
     return argv
@@ -101,7 +109,7 @@ def render_job_file(
             lines.append(_ini_line(option, value, None))
         lines.append("")
     for job in jobs:
-        options = _job_options(job, None, None)
+        options = _job_options(job, None)
         own_dir = options.get("directory")
         if directory is not None and isinstance(own_dir, str):
             # A job-level directory replaces [global]'s, so keep it inside the target.

@@ -256,6 +256,11 @@ class FioJob(BaseModel):
     def _check_name(cls, value: object) -> object:
         if isinstance(value, str) and not _NAME_RE.fullmatch(value):
             raise ValueError("job name must be 1-64 characters of A-Z a-z 0-9 . _ -")
+        if isinstance(value, str) and value.lower().startswith("global"):
+            # fio reads any section or --name starting with "global" as options for every later job.
+            raise ValueError(
+                "a job name must not start with 'global' (fio would read it as global options)"
+            )
         return value
 
     @field_validator("description", "filename", "directory", mode="before")

@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, field_serializer
 
+from storbench_fio.budget import footprint_bytes
 from storbench_fio.job import FioJob, validate_job_dict
-from storbench_fio.safety import footprint_bytes
 
 __all__ = ["PRESETS", "ExpectedFigure", "Preset", "get_preset"]
 

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from storbench_fio.budget import (
+    footprint_bytes,
+    human_bytes,
+    parse_percent_or_none,
+    run_memory_bytes,
+)
 from storbench_fio.command import format_value
+from storbench_fio.confine import path_option_problems
 from storbench_fio.errors import FioJobError, OptionError
 from storbench_fio.job import FioJob
 from storbench_fio.jobfile import RawJob, jobs_from_raw, parse_raw_fio_text
 from storbench_fio.options import canonical_option_name
-from storbench_fio.units import parse_bool, parse_percent, parse_seconds, parse_size
+from storbench_fio.units import parse_bool, parse_seconds, parse_size
 
 __all__ = [
     "SafetyLimits",
@@ -38,6 +44,10 @@ class SafetyTarget(BaseModel):
     confirmed_destructive: bool = False
     free_bytes: int | None = Field(default=None, ge=0)
     mounted: bool = False
+    # The memory of the run's smallest host (None: not known yet; only the service cap applies).
+    host_memory_bytes: int | None = Field(default=None, ge=0)
+    # How many hosts run the jobs at once.
+    host_count: int = Field(default=1, ge=1)
 
 
 class SafetyLimits(BaseModel):
@@ -52,6 +62,10 @@ class SafetyLimits(BaseModel):
     max_total_size_bytes: int = Field(default=64 << 30, ge=1)
     free_space_margin: float = Field(default=0.1, ge=0, lt=1)
     min_log_avg_msec: int = Field(default=100, ge=0)
+    # fio's buffers (block size x iodepth x numjobs) may take at most this, and at most this share
+    # of the host's memory: the rest is the host's, and its page cache's.
+    max_io_memory_bytes: int = Field(default=8 << 30, ge=1)
+    host_memory_share: float = Field(default=0.5, gt=0, le=1)
 
 
 _RUNS_CODE = "runs a program on the host"
@@ -132,6 +146,11 @@ _EXPANSION = re.compile(r"\$\{?[A-Za-z_]")
 _INLINE_PATTERN = re.compile(r"""(0x[0-9a-fA-F]+|\d+|'[^']*'|"[^"]*"|%o|[\s|,])+""")
 
 
+def job_options(job: JobLike) -> dict[str, str | None]:
+    """A job's options as fio text (what the budget and safety rules read)."""
+    return _raw_options(job)[1]
+
+
 def _raw_options(job: JobLike) -> tuple[str, dict[str, str | None]]:
     """(job name, options as fio text) for any of the accepted job shapes."""
     if isinstance(job, FioJob):
@@ -165,13 +184,6 @@ def _flag(value: str | None, default: bool = False) -> bool:
         return parse_bool(value)
     except ValueError:
         return default
-
-
-def _inside(path: str, root: str) -> bool:
-    """Whether a normalised path stays under root (no `..` escape)."""
-    root = posixpath.normpath(root)
-    full = posixpath.normpath(path if posixpath.isabs(path) else posixpath.join(root, path))
-    return full == root or full.startswith(root.rstrip("/") + "/")
 
 
 def _code_and_file_checks(options: Mapping[str, str | None]) -> list[OptionError]:
@@ -257,35 +269,22 @@ def _direction_check(options: Mapping[str, str | None], target: SafetyTarget) ->
 
 
 def _path_checks(options: Mapping[str, str | None], target: SafetyTarget) -> list[OptionError]:
-    """filename/directory must resolve inside the target."""
-    errors: list[OptionError] = []
-    directory = options.get("directory")
-    filename = options.get("filename")
-    if target.kind == "block_device":
-        if directory is not None:
-            errors.append(_err("directory", directory, "a block device target takes no directory"))
-        names = (filename or target.path).replace("\\:", "\0").split(":")
-        if any(
-            posixpath.normpath(n.replace("\0", ":")) != posixpath.normpath(target.path)
-            for n in names
-        ):
-            errors.append(_err("filename", filename, f"only the target device {target.path}"))
-        return errors
-    base = target.path
-    if directory is not None:
-        if not all(_inside(d, target.path) for d in directory.split(":")):
-            errors.append(_err("directory", directory, f"must stay inside {target.path}"))
-        elif ":" not in directory:
-            base = posixpath.join(target.path, directory)
-    if filename is not None:
-        parts = filename.replace("\\:", "\0").split(":")
-        if not all(
-            p
-            and _inside(p.replace("\0", ":"), base)
-            and _inside(posixpath.join(base, p), target.path)
-            for p in parts
-        ):
-            errors.append(_err("filename", filename, f"must stay inside {target.path}"))
+    """filename/directory: plain names inside the run directory, or the target device itself."""
+    errors = path_option_problems(
+        target.kind,
+        options.get("directory"),
+        options.get("filename"),
+        target.path if target.kind == "block_device" else None,
+    )
+    if target.kind == "block_device" and target.host_count > 1:
+        errors.append(
+            _err(
+                "host_ids",
+                str(target.host_count),
+                "a block device is one host's disk: a run on it uses that host only "
+                "(other hosts would overwrite their own device of the same name)",
+            )
+        )
     return errors
 
 
@@ -335,30 +334,6 @@ def _limit_checks(options: Mapping[str, str | None], limits: SafetyLimits) -> li
     return errors
 
 
-def footprint_bytes(options: Mapping[str, str | None]) -> int | None:
-    """Bytes of files fio lays out for one job (size or filesize x nrfiles, per clone)."""
-    kb = 1000 if options.get("kb_base") == "1000" else 1024
-    size_text = options.get("size")
-    filesize = _number(options.get("filesize"), kb)
-    nrfiles = _number(options.get("nrfiles"), kb) or 1
-    if filesize is not None:
-        per_clone = filesize * nrfiles
-    elif size_text is not None and parse_percent_or_none(size_text) is None:
-        per_clone = _number(size_text, kb) or 0
-    else:
-        return None
-    # Clones share one named file; otherwise each clone lays out its own files.
-    clones = 1 if options.get("filename") else (_number(options.get("numjobs"), kb) or 1)
-    return per_clone * clones
-
-
-def parse_percent_or_none(text: str) -> int | None:
-    try:
-        return parse_percent(text)
-    except ValueError:
-        return None
-
-
 def check_job_safety(
     job_or_raw_options: JobLike, target: SafetyTarget, limits: SafetyLimits
 ) -> list[OptionError]:
@@ -386,16 +361,22 @@ def check_jobs_safety(
     """check_job_safety for each job plus the space all jobs need together."""
     errors: list[OptionError] = []
     total = 0
+    every_options = []
     for job in jobs:
         errors.extend(check_job_safety(job, target, limits))
-        total += footprint_bytes(_raw_options(job)[1]) or 0
+        options = _raw_options(job)[1]
+        every_options.append(options)
+        if target.kind == "directory":
+            total += footprint_bytes(options) or 0
+    errors.extend(_memory_check(every_options, target, limits))
     if target.kind == "directory":
         if total > limits.max_total_size_bytes:
             errors.append(
                 _err(
                     "size",
                     str(total),
-                    f"jobs need {total} bytes; at most {limits.max_total_size_bytes}",
+                    f"the jobs' files need {human_bytes(total)}; a run may use at most "
+                    f"{human_bytes(limits.max_total_size_bytes)}: lower size, nrfiles or numjobs",
                 )
             )
         if target.free_bytes is not None:
@@ -405,11 +386,45 @@ def check_jobs_safety(
                     _err(
                         "size",
                         str(total),
-                        f"jobs need {total} bytes but only {usable} may be used "
-                        f"({limits.free_space_margin:.0%} of free space kept)",
+                        f"the jobs' files need {human_bytes(total)} (offsets included) but "
+                        f"the target has {human_bytes(target.free_bytes)} free, of which "
+                        f"{human_bytes(usable)} may be used ({limits.free_space_margin:.0%} is "
+                        "kept): lower size, nrfiles or numjobs",
                     )
                 )
     return errors
+
+
+def memory_budget_bytes(target: SafetyTarget, limits: SafetyLimits) -> int:
+    """The most memory fio's buffers may take on the target's host."""
+    budget = limits.max_io_memory_bytes
+    if target.host_memory_bytes:
+        budget = min(budget, int(target.host_memory_bytes * limits.host_memory_share))
+    return budget
+
+
+def _memory_check(
+    every_options: Sequence[Mapping[str, str | None]], target: SafetyTarget, limits: SafetyLimits
+) -> list[OptionError]:
+    needed = run_memory_bytes(every_options)
+    budget = memory_budget_bytes(target, limits)
+    if needed <= budget:
+        return []
+    where = (
+        f"{limits.host_memory_share:.0%} of the host's "
+        f"{human_bytes(target.host_memory_bytes)} memory"
+        if target.host_memory_bytes and budget < limits.max_io_memory_bytes
+        else "the service's limit"
+    )
+    return [
+        _err(
+            "iodepth",
+            None,
+            f"fio's buffers (bs x iodepth x numjobs, per job running at once) need "
+            f"{human_bytes(needed)}; at most {human_bytes(budget)} is allowed ({where}): "
+            "lower bs, iodepth or numjobs, or run the jobs one after another with stonewall",
+        )
+    ]
 
 
 def check_fio_text(text: str, target: SafetyTarget, limits: SafetyLimits) -> list[FioJob]:

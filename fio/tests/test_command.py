@@ -9,6 +9,7 @@ import pytest
 from fio_testkit import FIO, requires_fio
 
 from storbench_fio.command import build_command, render_job_file
+from storbench_fio.confine import JobPaths
 from storbench_fio.job import FioJob, validate_job_dict
 
 
@@ -32,7 +33,7 @@ def two_jobs() -> list[FioJob]:
 
 
 def test_build_command_exact_argv() -> None:
-    argv = build_command(two_jobs(), directory="/scratch")
+    argv = build_command(two_jobs(), paths=[JobPaths(directory="/scratch/")] * 2)
     assert argv == [
         "fio",
         "--output-format=json+",
@@ -45,13 +46,13 @@ def test_build_command_exact_argv() -> None:
         "--direct=0",
         "--ioengine=psync",
         "--percentile_list=50:99.9",
-        "--directory=/scratch",
+        "--directory=/scratch/",
         "--name=b",
         "--rw=write",
         "--bs=1m",
         "--size=4m",
         "--sync=dsync",
-        "--directory=/scratch",
+        "--directory=/scratch/",
     ]
 
 
@@ -85,7 +86,9 @@ def test_fio_parse_only_accepts_rendered_file(tmp_path: Path) -> None:
 
 @requires_fio
 def test_built_command_runs(tmp_path: Path) -> None:
-    argv = build_command(two_jobs()[:1], directory=str(tmp_path), output_format="json")
+    argv = build_command(
+        two_jobs()[:1], paths=[JobPaths(directory=f"{tmp_path}/")], output_format="json"
+    )
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
     assert proc.returncode == 0, proc.stderr
     assert '"jobname" : "a"' in proc.stdout

@@ -111,28 +111,51 @@ def test_device_writes_need_confirmation_and_never_mounted() -> None:
 
 
 @pytest.mark.parametrize(
-    ("option", "value"),
+    ("option", "value", "words"),
     [
-        ("filename", "../../etc/passwd"),
-        ("filename", "/etc/passwd"),
-        ("filename", "ok:/dev/sda"),
-        ("filename", "/mnt/scratchy/x"),
-        ("directory", "/"),
-        ("directory", "sub/../../x"),
-        ("directory", "/mnt/scratch:/home"),
+        ("filename", "../../etc/passwd", ".."),
+        ("filename", "/etc/passwd", "absolute"),
+        ("filename", " /etc/passwd", "blanks"),
+        ("filename", "\t/etc/passwd", "blanks"),
+        ("directory", "/etc ", "blanks"),
+        ("filename", "ok:/dev/sda", "':'"),
+        ("filename", "/mnt/scratch/x", "absolute"),
+        ("directory", "/", "absolute"),
+        ("directory", "sub/../../x", ".."),
+        ("directory", "/mnt/scratch:/home", "absolute"),
+        ("filename", "a\\b", "A-Z"),
+        ("filename", "$jobnum", "A-Z"),
+        ("filename", "C:\\data", "absolute"),
+        ("filename", "x\u00a0", "blanks"),
+        ("directory", "a//b", "A-Z"),
     ],
 )
-def test_paths_must_stay_inside_target(option: str, value: str) -> None:
-    assert option in reasons({option: value})
+def test_paths_are_plain_names_inside_the_run_directory(
+    option: str, value: str, words: str
+) -> None:
+    assert words in reasons({option: value})[option]
 
 
-def test_paths_inside_target_are_fine() -> None:
-    assert reasons({"filename": "a:b/c", "directory": "/mnt/scratch/sub"}) == {}
+def test_relative_names_inside_the_run_directory_are_fine() -> None:
+    assert reasons({"filename": "data/file-1.bin", "directory": "sub"}) == {}
+
+
+def test_a_job_name_starting_with_global_is_refused() -> None:
+    with pytest.raises(FioJobError) as info:
+        validate_job_dict({**BASE, "name": "global-x"})
+    assert "global" in info.value.errors[0].reason
 
 
 def test_device_target_only_its_own_device() -> None:
     assert "filename" in reasons({"filename": "/dev/sda", "size": None}, DEVICE)
+    assert "filename" in reasons({"filename": " /dev/sdb", "size": None}, DEVICE)
     assert reasons({"filename": "/dev/sdb", "size": None}, DEVICE) == {}
+    assert "directory" in reasons({"directory": "x", "size": None}, DEVICE)
+
+
+def test_a_block_device_runs_on_one_host_only() -> None:
+    several = DEVICE.model_copy(update={"host_count": 3})
+    assert "one host" in reasons({"size": None}, several)["host_ids"]
 
 
 def test_limits() -> None:
@@ -155,6 +178,46 @@ def test_total_size_against_free_space() -> None:
     assert check_jobs_safety(shared, small, LIMITS) == []
     huge = [{**BASE, "size": "70g"}]
     assert {e.option for e in check_jobs_safety(huge, SCRATCH, LIMITS)} == {"size"}
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"offset": "900m"},
+        {"offset_increment": "300m", "numjobs": "4"},
+        {"offset": "100%"},
+    ],
+)
+def test_offsets_count_against_free_space(extra: dict[str, str]) -> None:
+    small = SCRATCH.model_copy(update={"free_bytes": 1 << 30})
+    assert check_jobs_safety([{**BASE, "size": "512m"}], small, LIMITS) == []
+    refused = check_jobs_safety([{**BASE, "size": "512m", **extra}], small, LIMITS)
+    assert [e.option for e in refused] == ["size"]
+    assert "GiB" in refused[0].reason or "MiB" in refused[0].reason
+
+
+def test_fio_buffers_must_fit_the_memory_budget() -> None:
+    greedy = {**BASE, "bs": "1m", "iodepth": "1024", "numjobs": "64"}  # 64 GiB of buffers
+    found = check_jobs_safety([greedy], SCRATCH, LIMITS)
+    assert [e.option for e in found] == ["iodepth"]
+    assert "64" in found[0].reason
+    host = SCRATCH.model_copy(update={"host_memory_bytes": 4 << 30})
+    medium = {
+        **BASE,
+        "bs": "1m",
+        "iodepth": "128",
+        "numjobs": "16",
+    }  # 2 GiB + overhead > 50% of 4 GiB
+    assert check_jobs_safety([medium], SCRATCH, LIMITS) == []
+    assert "host's 4 GiB" in check_jobs_safety([medium], host, LIMITS)[0].reason
+    # Jobs separated by stonewall run one after another: only the larger counts.
+    one_then_other = [
+        {**BASE, "name": "a", "bs": "1m", "iodepth": "1024", "numjobs": "4"},
+        {**BASE, "name": "b", "bs": "1m", "iodepth": "1024", "numjobs": "4", "stonewall": None},
+    ]
+    assert check_jobs_safety(one_then_other, SCRATCH, LIMITS) == []
+    at_once = [{**job, "stonewall": "0"} for job in one_then_other]
+    assert [e.option for e in check_jobs_safety(at_once, SCRATCH, LIMITS)] == ["iodepth"]
 
 
 def test_check_fio_text_reports_everything_once() -> None:

@@ -32,7 +32,8 @@ def parse_config(argv: list[str] | None) -> WorkerConfig:
         action="append",
         type=Path,
         default=[Path(p) for p in (env("WORKER_ALLOW") or "").split(":") if p],
-        help="a path the worker may benchmark (repeatable); others are refused",
+        help="a directory or block device the worker may benchmark (repeatable; at least one): "
+        "targets outside them are refused whatever the server asks",
     )
     parser.add_argument("--state-dir", type=Path, default=env("WORKER_STATE_DIR"))
     parser.add_argument("--fio", default=env("WORKER_FIO", "fio"), help="fio binary")
@@ -42,11 +43,19 @@ def parse_config(argv: list[str] | None) -> WorkerConfig:
         token = args.token_file.read_text().strip()
     if not args.server or not token:
         parser.error("--server and --token (or --token-file) are required")
+    if not args.allow:
+        parser.error(
+            "--allow is required: name each directory (e.g. --allow /mnt/nas) or block device "
+            "(--allow /dev/vdb) this host lends to benchmarks; nothing else will be touched"
+        )
+    for root in args.allow:
+        if not root.is_absolute():
+            parser.error(f"--allow {root}: give an absolute path")
     config = WorkerConfig(
         server=args.server,
         token=token,
         name=args.name,
-        allowed_roots=tuple(args.allow),
+        allowed_roots=tuple(dict.fromkeys(Path(os.path.normpath(root)) for root in args.allow)),
         fio_binary=args.fio,
     )
     if args.state_dir:
@@ -115,7 +124,9 @@ def main(argv: list[str] | None = None) -> None:
     configure(WorkerContext(config=config, api=api, host_name=host_name, spool=spool, scratch=scratch))
     app.conf.update(identity["celery"])
     _prepare_filesystem_broker(identity["celery"])
-    heartbeat = Heartbeat(api, identity["heartbeat_interval_s"], config.fio_binary)
+    heartbeat = Heartbeat(
+        api, identity["heartbeat_interval_s"], config.fio_binary, allowed_roots=config.allowed_roots
+    )
     heartbeat.beat()
     heartbeat.start()
     spool.upload_pending(api, retry_for_s=30)

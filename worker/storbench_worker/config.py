@@ -14,7 +14,7 @@ class WorkerConfig:
     server: str
     token: str
     name: str | None = None
-    # Roots the worker may touch whatever the server says; empty means any path.
+    # Roots the worker may touch whatever the server says (at least one is required).
     allowed_roots: tuple[Path, ...] = ()
     state_dir: Path = field(default_factory=lambda: Path.home() / ".local/state/storbench-worker")
     fio_binary: str = "fio"
@@ -22,6 +22,8 @@ class WorkerConfig:
     cancel_poll_s: float = 1.0
     # How long an upload is retried before the spooled output waits for the next start.
     upload_retry_for_s: float = 600.0
+    # Layout slower than this (bytes/s) is stopped: a target that slow needs no benchmark.
+    layout_min_bytes_per_s: float = 20e6
     # This host's own ceilings, applied whatever the server allows.
     limits: SafetyLimits = field(default_factory=SafetyLimits)
 

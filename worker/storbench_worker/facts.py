@@ -3,8 +3,11 @@
 import os
 import platform
 import socket
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from storbench_worker.devices import block_devices
 
 
 def _cpu_model() -> str | None:
@@ -82,34 +85,8 @@ def _nics() -> list[dict[str, Any]]:
     return nics
 
 
-def _block_devices() -> list[dict[str, Any]]:
-    """Whole block devices: size, rotational, model and the active I/O scheduler."""
-    devices = []
-    root = Path("/sys/block")
-    for device in sorted(root.iterdir()) if root.is_dir() else []:
-        if device.name.startswith(("loop", "ram", "zram")):
-            continue
-        sectors = _read(device / "size")
-        scheduler = _read(device / "queue" / "scheduler") or ""
-        active = (
-            scheduler[scheduler.find("[") + 1 : scheduler.find("]")]
-            if "[" in scheduler
-            else scheduler or None
-        )
-        devices.append(
-            {
-                "name": device.name,
-                "size_bytes": int(sectors) * 512 if sectors and sectors.isdigit() else None,
-                "rotational": _read(device / "queue" / "rotational") == "1",
-                "model": _read(device / "device" / "model"),
-                "scheduler": active,
-            }
-        )
-    return devices
-
-
-def collect_facts() -> dict[str, Any]:
-    """Hostname, OS, CPU, memory, NICs, block devices and mounts of this host."""
+def collect_facts(allowed_roots: Sequence[Path] = ()) -> dict[str, Any]:
+    """Hostname, OS, CPU, memory, NICs, block devices, mounts and the paths this worker allows."""
     uname = platform.uname()
     return {
         "hostname": socket.gethostname(),
@@ -121,6 +98,7 @@ def collect_facts() -> dict[str, Any]:
         "memory_bytes": _memory_bytes(),
         "mounts": _mounts(),
         "nics": _nics(),
-        "block_devices": _block_devices(),
+        "block_devices": block_devices(),
+        "allowed_roots": [str(root) for root in allowed_roots],
         "sunrpc_tcp_slot_table_entries": _sunrpc_slots(),
     }

@@ -4,10 +4,14 @@ import os
 import select
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from storbench_worker.limits import FioCgroup, FioLimits
+from storbench_worker.progress import StatusStream
 
 
 @dataclass(frozen=True)
@@ -16,7 +20,8 @@ class FioOutcome:
 
     exit_code: int
     cancelled: bool
-    stdout_path: Path
+    # fio's last complete report (its result), or None when it wrote none.
+    final_report: str | None
     stderr_tail: str
     started_monotonic: float
     ended_monotonic: float
@@ -28,10 +33,6 @@ class FioOutcome:
         """The worker's own CPU use while fio ran, in percent of one core."""
         seconds = self.ended_monotonic - self.started_monotonic
         return round(100 * self.worker_cpu_s / seconds, 3) if seconds > 0 else None
-
-    def stdout(self) -> str:
-        """fio's standard output (its JSON report)."""
-        return self.stdout_path.read_text(errors="replace")
 
 
 def fio_version(fio_binary: str = "fio") -> str | None:
@@ -192,39 +193,88 @@ def wait_until(wall_time: float) -> None:
         pass
 
 
+@dataclass(frozen=True)
+class FioPlace:
+    """Where fio runs: the run directory's descriptor (fio inherits it and works in it), and its limits."""
+
+    directory_fd: int | None = None
+    limits: FioLimits | None = None
+
+
+class _OutputPump(threading.Thread):
+    """Moves fio's standard output from a pipe into the status stream, as it is written."""
+
+    def __init__(self, read_end: int, stream: StatusStream) -> None:
+        super().__init__(name="storbench-fio-output", daemon=True)
+        self._read_end = read_end
+        self._stream = stream
+
+    def run(self) -> None:
+        try:
+            while chunk := os.read(self._read_end, 1 << 16):
+                self._stream.feed(chunk)
+        finally:
+            os.close(self._read_end)
+
+
+def _child_setup(guard: GroupGuard, place: FioPlace, cgroup: FioCgroup | None) -> Callable[[], None]:
+    """What fio's process does before exec: its group and guard, its directory, its limits."""
+
+    def setup() -> None:
+        guard.prepare_child()
+        if place.directory_fd is not None:
+            os.fchdir(place.directory_fd)
+        if cgroup is not None:
+            cgroup.join()
+        if place.limits is not None:
+            place.limits.apply_rlimits()
+
+    return setup
+
+
 def run_fio(
     argv: Sequence[str],
-    cwd: Path,
     output_dir: Path,
     should_stop: Callable[[], bool],
     poll_s: float = 1.0,
     on_started: Callable[[float], None] | None = None,
     next_check_in: Callable[[], float] | None = None,
     start_at: float | None = None,
+    place: FioPlace = FioPlace(),
+    stream: StatusStream | None = None,
 ) -> FioOutcome:
     """Run fio to the end, or until should_stop() says so (checked every poll_s).
 
-    start_at (epoch seconds, this host's clock) is when to start fio; on_started gets the wall
-    time fio was started at, once the process exists; next_check_in, when given, says how long to
-    wait before the next should_stop() instead (at most poll_s).
+    fio's output goes to `stream` as it is written (never to a growing file); its last report is
+    the outcome's final_report. start_at (epoch seconds, this host's clock) is when to start fio;
+    on_started gets the wall time fio was started at, once the process exists; next_check_in, when
+    given, says how long to wait before the next should_stop() instead (at most poll_s).
     """
     output_dir.mkdir(parents=True, exist_ok=True)
-    stdout_path = output_dir / "fio-stdout.json"
+    stream = stream or StatusStream()
     stderr_path = output_dir / "fio-stderr.txt"
     cancelled = False
+    cgroup = FioCgroup(place.limits) if place.limits is not None else None
     guard = GroupGuard()  # before the start moment: starting it costs fio's start nothing
+    read_end, write_end = os.pipe()
+    pump = _OutputPump(read_end, stream)
+    pump.start()
     try:
-        with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
+        with stderr_path.open("wb") as err:
             if start_at is not None:
                 wait_until(start_at)
-            process = subprocess.Popen(
-                list(argv),
-                cwd=cwd,
-                stdout=out,
-                stderr=err,
-                stdin=subprocess.DEVNULL,
-                preexec_fn=guard.prepare_child,
-            )
+            try:
+                process = subprocess.Popen(
+                    list(argv),
+                    cwd=output_dir,
+                    stdout=write_end,
+                    stderr=err,
+                    stdin=subprocess.DEVNULL,
+                    pass_fds=() if place.directory_fd is None else (place.directory_fd,),
+                    preexec_fn=_child_setup(guard, place, cgroup),
+                )
+            finally:
+                os.close(write_end)
             started_wall = time.time()
             started = time.monotonic()
             cpu_at_start = time.process_time()
@@ -250,13 +300,30 @@ def run_fio(
                 watch.close()
     finally:
         guard.release()
-    stderr_tail = stderr_path.read_text(errors="replace")[-4000:]
+        pump.join(timeout=10)
+        if cgroup is not None:
+            cgroup.close()
+    stream.finish()
+    stderr_tail = (stream.other_tail + _tail(stderr_path, 4000))[-4000:]
+    if stream.oversized:
+        stderr_tail += f"\nstorbench: {stream.oversized} fio report(s) over the size limit were dropped"
     return FioOutcome(
         exit_code=process.returncode,
         cancelled=cancelled,
-        stdout_path=stdout_path,
+        final_report=stream.last_text,
         stderr_tail=stderr_tail,
         started_monotonic=started,
         ended_monotonic=ended,
         worker_cpu_s=worker_cpu_s,
     )
+
+
+def _tail(path: Path, size: int) -> str:
+    """The last size bytes of a file, without reading the rest."""
+    try:
+        with path.open("rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - size))
+            return handle.read().decode(errors="replace")
+    except OSError:
+        return ""

@@ -4,6 +4,8 @@ import logging
 import os
 import shutil
 import threading
+from collections.abc import Sequence
+from pathlib import Path
 
 from storbench_worker.api_client import ApiClient
 from storbench_worker.facts import collect_facts
@@ -15,11 +17,14 @@ log = logging.getLogger(__name__)
 class Heartbeat(threading.Thread):
     """Sends a heartbeat with host facts every interval_s until stopped."""
 
-    def __init__(self, api: ApiClient, interval_s: float, fio_binary: str) -> None:
+    def __init__(
+        self, api: ApiClient, interval_s: float, fio_binary: str, allowed_roots: Sequence[Path] = ()
+    ) -> None:
         super().__init__(name="storbench-heartbeat", daemon=True)
         self._api = api
         self._interval_s = interval_s
         self._fio_binary = fio_binary
+        self._allowed_roots = tuple(allowed_roots)
         self._stop_event = threading.Event()
         # The fio binary last asked for its version (path, inode, mtime), and its answer.
         self._fio_identity: tuple[str, int, int] | None = None
@@ -41,7 +46,7 @@ class Heartbeat(threading.Thread):
     def beat(self) -> None:
         """One heartbeat; failures are logged and retried at the next interval."""
         try:
-            facts = collect_facts()
+            facts = collect_facts(self._allowed_roots)
             if self._api.clock.uncertainty_s is not None:
                 facts["clock_offset_ms"] = round(self._api.clock.offset_s * 1000, 3)
                 facts["clock_uncertainty_ms"] = round(self._api.clock.uncertainty_s * 1000, 3)

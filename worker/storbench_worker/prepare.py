@@ -4,33 +4,37 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from storbench_fio.confine import target_path_problem
 from storbench_fio.errors import FioJobError
 from storbench_fio.job import FioJob, validate_job_dict
 from storbench_fio.safety import SafetyLimits, SafetyTarget, check_jobs_safety
+from storbench_worker.devices import device_in_use
 
 
 class CannotRun(Exception):
     """The assignment cannot run on this host; the message says why and what to do."""
 
 
-def within(path: Path, root: Path) -> bool:
-    """True when path is root or inside it (after resolving symlinks)."""
-    return path == root or root in path.parents
+def resolved_target(path_text: str, kind: str, allowed_roots: tuple[Path, ...], host_name: str) -> Path:
+    """The target's real path, refused unless it is inside what this host allows (symlinks resolved).
 
-
-def check_allowed(path: Path, allowed_roots: tuple[Path, ...], host_name: str) -> None:
-    """Refuse paths outside the roots this host was configured to allow."""
-    if not allowed_roots:
-        return
-    resolved = path.resolve()
-    if not any(within(resolved, root.resolve()) for root in allowed_roots):
-        roots = ", ".join(str(r) for r in allowed_roots)
-        raise CannotRun(
-            f"{path} is outside the paths host '{host_name}' allows ({roots}); "
-            "start its worker with --allow for this path"
-        )
+    The path as given and the path it resolves to must both pass: a link inside an allowed root
+    that points at /etc is refused like /etc.
+    """
+    target_kind: Literal["directory", "block_device"] = (
+        "block_device" if kind == "block_device" else "directory"
+    )
+    roots = list(
+        dict.fromkeys([str(root) for root in allowed_roots] + [os.path.realpath(r) for r in allowed_roots])
+    )
+    real = os.path.realpath(path_text)
+    for shown in dict.fromkeys((path_text, real)):
+        problem = target_path_problem(shown, target_kind, roots)
+        if problem is not None:
+            raise CannotRun(f"target {path_text} refused by host '{host_name}': {problem}")
+    return Path(real)
 
 
 def validated_jobs(raw_jobs: list[dict[str, Any]]) -> list[FioJob]:
@@ -45,12 +49,12 @@ def validated_jobs(raw_jobs: list[dict[str, Any]]) -> list[FioJob]:
 
 
 def check_directory_target(path: Path, host_name: str) -> None:
-    """The target directory must exist and be writable."""
+    """The target directory must exist, be a directory (not a link to one) and be writable."""
     if not path.exists():
         raise CannotRun(
             f"target path {path} does not exist on host '{host_name}': create it or fix the target"
         )
-    if not path.is_dir():
+    if path.is_symlink() or not path.is_dir():
         raise CannotRun(f"target path {path} on host '{host_name}' is not a directory")
     if not os.access(path, os.W_OK | os.X_OK):
         raise CannotRun(f"the worker on host '{host_name}' cannot write to {path}: fix its permissions")
@@ -69,38 +73,37 @@ def free_bytes(path: Path) -> int:
     return shutil.disk_usage(path).free
 
 
-def device_is_mounted(device: Path, mounts_file: Path = Path("/proc/mounts")) -> bool:
-    """True when the device or one of its partitions is mounted (writing it would corrupt a file system)."""
-    resolved = str(device.resolve())
-    try:
-        lines = mounts_file.read_text().splitlines()
-    except OSError:
-        return True  # cannot tell: assume the worst
-    for line in lines:
-        source = line.split(" ", 1)[0]
-        if not source.startswith("/dev/"):
-            continue
-        mounted = os.path.realpath(source)
-        rest = mounted[len(resolved) :] if mounted.startswith(resolved) else None
-        if rest is not None and (rest == "" or rest.isdigit() or (rest[:1] == "p" and rest[1:].isdigit())):
-            return True
-    return False
-
-
 def check_safety(
-    jobs: list[FioJob], target: dict[str, Any], limits: SafetyLimits, check_free_space: bool = True
+    jobs: list[FioJob],
+    target: dict[str, Any],
+    path: Path,
+    limits: SafetyLimits,
+    check_free_space: bool = True,
+    host_count: int = 1,
 ) -> None:
-    """The fio package's safety rules, with what only the host knows: free space and mounts."""
-    path = Path(target["path"])
+    """The fio package's safety rules, with what only the host knows: free space, memory, devices."""
     is_device = target["kind"] == "block_device"
+    if is_device:
+        in_use = device_in_use(path)
+        if in_use is not None:
+            raise CannotRun(f"{path} is not free to benchmark: {in_use}")
     safety_target = SafetyTarget(
         kind="block_device" if is_device else "directory",
         path=str(path),
         destructive=bool(target.get("destructive")),
         confirmed_destructive=bool(target.get("confirmed_destructive")),
         free_bytes=None if is_device or not check_free_space else free_bytes(path),
-        mounted=device_is_mounted(path) if is_device else False,
+        host_memory_bytes=memory_bytes(),
+        host_count=host_count,
     )
     problems = check_jobs_safety(jobs, safety_target, limits)
     if problems:
         raise CannotRun("refused by the worker's safety checks: " + "; ".join(str(p) for p in problems))
+
+
+def memory_bytes() -> int | None:
+    """This host's memory."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return None

@@ -2,63 +2,76 @@
 
 import json
 import re
+import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 DIRECTIONS = ("read", "write", "trim")
 
 
-class StatusStream:
-    """Reads complete JSON documents as fio appends them to its output file."""
+OTHER_TAIL_CHARS = 4000
 
-    def __init__(self, path: Path) -> None:
-        self._path = path
-        self._offset = 0
-        self._buffer = ""
+
+class StatusStream:
+    """Complete JSON reports from fio's --status-interval output, fed as it arrives.
+
+    Nothing accumulates: reports not yet collected are kept until collected, and of the rest only
+    the last one (fio's final report is the result). A report larger than max_report_bytes is
+    dropped and counted, so a runaway output cannot take the host's memory.
+    """
+
+    def __init__(self, max_report_bytes: int = 64 << 20) -> None:
+        self._lock = threading.Lock()
+        self._buffer = bytearray()
         self._decoder = json.JSONDecoder()
+        self._max_report_bytes = max_report_bytes
+        self._new: list[dict[str, Any]] = []
+        self.last_text: str | None = None
+        self.oversized = 0
+        # The end of what fio wrote outside its reports (its own error lines go to standard output).
+        self.other_tail = ""
+
+    def feed(self, chunk: bytes) -> None:
+        """Bytes fio wrote; every report they complete is parsed once."""
+        with self._lock:
+            self._buffer += chunk
+            # fio ends each report with a closing brace at the start of a line.
+            while (end := self._buffer.find(b"\n}")) >= 0:
+                report = bytes(self._buffer[: end + 2])
+                del self._buffer[: end + 2]
+                self._take(report.decode(errors="replace"))
+            if len(self._buffer) > self._max_report_bytes:
+                self._buffer.clear()
+                self.oversized += 1
+
+    def finish(self) -> None:
+        """fio has ended: what is left is not a report (an error message, a cut-off report)."""
+        with self._lock:
+            self._note_other(self._buffer[-OTHER_TAIL_CHARS:].decode(errors="replace"))
+            self._buffer.clear()
+
+    def _note_other(self, text: str) -> None:
+        if text.strip():
+            self.other_tail = (self.other_tail + text)[-OTHER_TAIL_CHARS:]
+
+    def _take(self, text: str) -> None:
+        start = text.find("{")
+        self._note_other(text[: start if start >= 0 else len(text)])
+        if start < 0:
+            return
+        try:
+            document, _ = self._decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            return
+        if isinstance(document, dict) and isinstance(document.get("jobs"), list):
+            self._new.append(document)
+            self.last_text = text[start:]
 
     def new_documents(self) -> list[dict[str, Any]]:
-        """Documents completed since the last call; partial ones wait for the next."""
-        try:
-            with self._path.open("r", errors="replace") as handle:
-                handle.seek(self._offset)
-                chunk = handle.read()
-                self._offset = handle.tell()
-        except OSError:
-            return []
-        self._buffer += chunk
-        documents = []
-        while True:
-            start = self._buffer.find("{")
-            if start < 0:
-                self._buffer = ""
-                break
-            try:
-                document, end = self._decoder.raw_decode(self._buffer, start)
-            except json.JSONDecodeError:
-                self._buffer = self._buffer[start:]
-                break
-            self._buffer = self._buffer[end:]
-            if isinstance(document, dict) and isinstance(document.get("jobs"), list):
-                documents.append(document)
+        """Reports completed since the last call."""
+        with self._lock:
+            documents, self._new = self._new, []
         return documents
-
-
-def last_report(text: str) -> str | None:
-    """The text of the last complete fio report in a --status-interval stream: the final result."""
-    decoder = json.JSONDecoder()
-    position, found = 0, None
-    while (start := text.find("{", position)) >= 0:
-        try:
-            document, end = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
-            position = start + 1
-            continue
-        if isinstance(document, dict) and isinstance(document.get("jobs"), list):
-            found = text[start:end]
-        position = end
-    return found
 
 
 def _totals(document: dict[str, Any]) -> dict[str, dict[str, float]]:

@@ -136,21 +136,21 @@ class ScratchRecord:
 
 
 def kill_fio_using(workdir: Path) -> int:
-    """SIGKILL every fio process whose command line names this directory; returns how many.
+    """SIGKILL every fio process working in this directory (its current directory); returns how many.
 
     Normally the fio guard already stopped them when the worker died; this catches what it could
     not (the worker killed in the instant between starting fio and starting its guard).
     """
     killed = 0
-    needle = str(workdir).encode()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes()
+            name = (entry / "comm").read_text().strip()
+            cwd = os.readlink(entry / "cwd")
         except OSError:
             continue
-        if os.path.basename(cmdline.split(b"\0", 1)[0]) == b"fio" and needle in cmdline:
+        if name == "fio" and (cwd == str(workdir) or cwd.startswith(f"{workdir}/")):
             try:
                 os.kill(int(entry.name), signal.SIGKILL)
                 killed += 1

@@ -7,18 +7,24 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from celery import Celery
 from celery.signals import worker_shutting_down
 
+from storbench_fio.budget import footprint_bytes, human_bytes, largest_file_bytes, run_memory_bytes
 from storbench_fio.command import build_command
+from storbench_fio.confine import confine_job_paths
+from storbench_fio.errors import OptionError
 from storbench_fio.job import FioJob
-from storbench_worker import prepare
+from storbench_fio.safety import job_options
+from storbench_worker import prepare, rundir
 from storbench_worker.api_client import ApiClient, ServerRefused
 from storbench_worker.config import WorkerConfig
-from storbench_worker.fio_runner import FioOutcome, fio_version, run_fio
-from storbench_worker.progress import ProgressReporter, StatusStream, last_report
+from storbench_worker.fio_runner import FioOutcome, FioPlace, fio_version, run_fio
+from storbench_worker.limits import FioLimits
+from storbench_worker.progress import ProgressReporter, StatusStream
+from storbench_worker.rundir import RunDirectory
 from storbench_worker.spool import ScratchRecord, Spool
 
 log = logging.getLogger(__name__)
@@ -29,6 +35,8 @@ STATUS_ARGS = ("--status-interval=1",)
 # How long a host waits at the barrier for the others, and how often it asks.
 BARRIER_TIMEOUT_S = 600.0
 BARRIER_POLL_S = 0.1
+# Layout may take the files' size at the slowest acceptable rate, plus this.
+LAYOUT_GRACE_S = 60.0
 
 app = Celery("storbench-worker")
 
@@ -83,74 +91,183 @@ def execute_assignment(assignment_id: int) -> None:
         ctx.api.fail(assignment_id, f"worker error on host '{ctx.host_name}': {type(exc).__name__}: {exc}")
 
 
+@dataclass
+class Prepared:
+    """An assignment checked on this host, with where and under which limits fio will run."""
+
+    jobs: list[FioJob]
+    kind: Literal["directory", "block_device"]
+    target: Path  # resolved
+    limits: FioLimits
+    footprint_bytes: int
+    scratch_name: str | None = None
+    run_dir: RunDirectory | None = None
+
+    def close(self) -> None:
+        if self.run_dir is not None:
+            self.run_dir.close()
+
+
 def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
     """Fetch, check, lay out, wait for the common start, run, upload and clean up one assignment."""
     assignment = ctx.api.assignment(assignment_id)
     if assignment["status"] != "queued":
         log.info("assignment %s is %s; skipping", assignment_id, assignment["status"])
         return
-    jobs, argv, workdir = _prepare(ctx, assignment)
+    prepared = _prepare(ctx, assignment)
     output_dir = ctx.config.state_dir / "runs" / str(assignment_id)
-    reporter = ProgressReporter(
-        StatusStream(output_dir / "fio-stdout.json"), clock_offset_s=lambda: ctx.api.clock.offset_s
-    )
+    stream = StatusStream()
+    reporter = ProgressReporter(stream, clock_offset_s=lambda: ctx.api.clock.offset_s)
     link = ProgressLink(reporter)
+    lays_out = bool(assignment.get("lays_out", True))
     try:
-        if workdir is not None and assignment.get("lays_out", True):
-            _lay_out(ctx, jobs, workdir, output_dir / "layout")
+        if prepared.kind == "directory" and lays_out:
+            _open_run_dir(ctx, assignment, prepared, create=True)
+            _lay_out(ctx, assignment_id, prepared, output_dir / "layout")
         start_at = _wait_for_start(ctx, assignment_id)
         if start_at is None:
             return
+        if prepared.kind == "directory" and not lays_out:
+            _open_run_dir(ctx, assignment, prepared, create=False)
+        argv = _fio_argv(ctx, prepared, extra_args=STATUS_ARGS)
         outcome = run_fio(
             argv,
             start_at=start_at,
-            cwd=workdir or output_dir,
             output_dir=output_dir,
             should_stop=lambda: _report_and_check(ctx, assignment_id, link),
             poll_s=ctx.config.cancel_poll_s,
             on_started=lambda wall: _tell_started(ctx, assignment_id, wall),
             next_check_in=lambda: reporter.seconds_to_next_report(time.time(), ctx.config.cancel_poll_s),
+            place=FioPlace(prepared.run_dir.fd if prepared.run_dir else None, prepared.limits),
+            stream=stream,
         )
         _report_and_check(ctx, assignment_id, link, force=True)
     finally:
-        if workdir is not None:
-            _release(ctx, assignment, workdir)
+        prepared.close()
+        if prepared.run_dir is not None:
+            _release(ctx, assignment, prepared.run_dir.path)
     _upload(ctx, assignment_id, outcome, output_dir)
 
 
-def _prepare(ctx: WorkerContext, assignment: dict[str, Any]) -> tuple[list[FioJob], list[str], Path | None]:
-    """Check everything this host can check, and build fio's command line."""
+def _prepare(ctx: WorkerContext, assignment: dict[str, Any]) -> Prepared:
+    """Check everything this host can check before touching anything."""
     target = assignment["target"]
-    target_path = Path(target["path"])
+    kind: Literal["directory", "block_device"] = (
+        "block_device" if target["kind"] == "block_device" else "directory"
+    )
     jobs = prepare.validated_jobs(assignment["jobs"])
-    prepare.check_allowed(target_path, ctx.config.allowed_roots, ctx.host_name)
+    real = prepare.resolved_target(target["path"], kind, ctx.config.allowed_roots, ctx.host_name)
     if fio_version(ctx.config.fio_binary) is None:
         raise prepare.CannotRun(
             f"fio is not installed on host '{ctx.host_name}': install it (apt-get install fio)"
         )
-    if target["kind"] != "directory":
-        prepare.check_block_device_target(target_path, ctx.host_name)
-        prepare.check_safety(jobs, target, ctx.config.limits)
-        argv = build_command(
-            jobs, filename=str(target_path), fio_binary=ctx.config.fio_binary, extra_args=STATUS_ARGS
-        )
-        return jobs, argv, None
-    prepare.check_directory_target(target_path, ctx.host_name)
-    shared = bool(assignment.get("shared_files"))
-    # Only the host that lays the files out needs the room for them.
-    prepare.check_safety(jobs, target, ctx.config.limits, check_free_space=assignment.get("lays_out", True))
-    if shared:
-        # The plan asked for it: every host of the run works on one set of files.
-        workdir = target_path / f"storbench-run{assignment['run_id']}-shared"
+    if kind == "block_device":
+        prepare.check_block_device_target(real, ctx.host_name)
     else:
-        # Each host writes its own files, so hosts sharing a file system never measure each other's cache.
-        workdir = target_path / f"storbench-run{assignment['run_id']}-a{assignment['id']}"
-    ctx.scratch.claim(assignment["id"], workdir, shared=shared)
-    workdir.mkdir(exist_ok=True)
-    argv = build_command(
-        jobs, directory=str(workdir), fio_binary=ctx.config.fio_binary, extra_args=STATUS_ARGS
+        prepare.check_directory_target(real, ctx.host_name)
+    # Only the host that lays the files out needs the room for them.
+    prepare.check_safety(
+        jobs,
+        target,
+        real,
+        ctx.config.limits,
+        check_free_space=bool(assignment.get("lays_out", True)),
+        host_count=int(assignment.get("host_count", 1)),
     )
-    return jobs, argv, workdir
+    options = [job_options(job) for job in jobs]
+    directory = kind == "directory"
+    footprint = sum(footprint_bytes(o) or 0 for o in options) if directory else 0
+    largest = max((largest_file_bytes(o) or 0 for o in options), default=0) if directory else 0
+    limits = FioLimits(
+        memory_bytes=run_memory_bytes(options),
+        largest_file_bytes=largest,
+        max_processes=sum(job.numjobs or 1 for job in jobs) + 32,
+    )
+    scratch_name = rundir.check_name(str(assignment.get("scratch_name") or "")) if directory else None
+    return Prepared(jobs, kind, real, limits, footprint, scratch_name)
+
+
+def _open_run_dir(ctx: WorkerContext, assignment: dict[str, Any], prepared: Prepared, create: bool) -> None:
+    """Make the run directory fresh (or join the one the run's first host made), and record it."""
+    assert prepared.scratch_name is not None
+    shared = bool(assignment.get("shared_files"))
+    prepared.run_dir = RunDirectory(prepared.target, prepared.scratch_name, create=create)
+    ctx.scratch.claim(assignment["id"], prepared.run_dir.path, shared=shared)
+
+
+def _fio_argv(ctx: WorkerContext, prepared: Prepared, extra_args: tuple[str, ...]) -> list[str]:
+    """fio's command line with paths built here, each checked (symlinks resolved) to stay in place."""
+    paths = []
+    problems = []
+    for job in prepared.jobs:
+        if prepared.run_dir is None:
+            where, errors = confine_job_paths(
+                job, kind=prepared.kind, run_dir="", device=str(prepared.target)
+            )
+        else:
+            where, errors = confine_job_paths(
+                job,
+                kind=prepared.kind,
+                run_dir=str(prepared.run_dir.path),
+                resolve=True,
+                fio_prefix=prepared.run_dir.fio_prefix,
+            )
+        paths.append(where)
+        problems.extend(errors)
+    if prepared.run_dir is not None:
+        problems.extend(
+            OptionError(option="filename", value=name, reason="not a regular file or directory")
+            for name in prepared.run_dir.unexpected_entries()
+        )
+    if problems:
+        raise prepare.CannotRun("refused by the worker's path checks: " + "; ".join(str(p) for p in problems))
+    return build_command(prepared.jobs, paths=paths, fio_binary=ctx.config.fio_binary, extra_args=extra_args)
+
+
+def _lay_out(ctx: WorkerContext, assignment_id: int, prepared: Prepared, output_dir: Path) -> None:
+    """Create the job files before the start, so laying them out is never part of the measurement.
+
+    Layout stops when the run is cancelled, the worker is stopping, or it takes longer than the
+    files' size at the slowest rate a benchmark target should manage (then the run fails saying so).
+    """
+    argv = _fio_argv(ctx, prepared, extra_args=("--create_only=1",))
+    allowed_s = LAYOUT_GRACE_S + prepared.footprint_bytes / ctx.config.layout_min_bytes_per_s
+    deadline = time.monotonic() + allowed_s
+    stop = LayoutStop()
+
+    def should_stop() -> bool:
+        if _shutting_down.is_set():
+            stop.reason = "the worker is stopping"
+        elif time.monotonic() > deadline:
+            stop.reason = (
+                f"laying out {human_bytes(prepared.footprint_bytes)} took longer than {allowed_s:.0f} s: "
+                "the target is slower than any benchmark should need; lower size or check the storage"
+            )
+        else:
+            try:
+                if ctx.api.progress(assignment_id, []) in ("cancelled", "failed"):
+                    stop.reason = "cancelled"
+            except ServerRefused:
+                stop.reason = "cancelled"
+            except Exception:
+                pass  # the server is unreachable: go on, the deadline still holds
+        return stop.reason is not None
+
+    assert prepared.run_dir is not None
+    outcome = run_fio(
+        argv,
+        output_dir=output_dir,
+        should_stop=should_stop,
+        poll_s=ctx.config.cancel_poll_s,
+        place=FioPlace(prepared.run_dir.fd, prepared.limits),
+    )
+    shutil.rmtree(output_dir, ignore_errors=True)
+    if stop.reason is not None:
+        raise prepare.CannotRun(f"file layout stopped: {stop.reason}")
+    if outcome.exit_code != 0:
+        raise prepare.CannotRun(
+            f"fio could not lay out its files: {outcome.stderr_tail.strip() or 'no message'}"
+        )
 
 
 def _release(ctx: WorkerContext, assignment: dict[str, Any], workdir: Path) -> None:
@@ -166,17 +283,11 @@ def _release(ctx: WorkerContext, assignment: dict[str, Any], workdir: Path) -> N
     ctx.scratch.release(assignment["id"], workdir, remove)
 
 
-def _lay_out(ctx: WorkerContext, jobs: list[FioJob], workdir: Path, output_dir: Path) -> None:
-    """Create the job files before the start, so laying them out is never part of the measurement."""
-    argv = build_command(
-        jobs, directory=str(workdir), fio_binary=ctx.config.fio_binary, extra_args=("--create_only=1",)
-    )
-    outcome = run_fio(argv, cwd=workdir, output_dir=output_dir, should_stop=_shutting_down.is_set, poll_s=0.5)
-    shutil.rmtree(output_dir, ignore_errors=True)
-    if outcome.exit_code != 0 and not outcome.cancelled:
-        raise prepare.CannotRun(
-            f"fio could not lay out its files: {outcome.stderr_tail.strip() or 'no message'}"
-        )
+@dataclass
+class LayoutStop:
+    """Why a layout was stopped (None while it goes on)."""
+
+    reason: str | None = None
 
 
 def _wait_for_start(ctx: WorkerContext, assignment_id: int) -> float | None:
@@ -207,7 +318,7 @@ def _tell_started(ctx: WorkerContext, assignment_id: int, wall: float) -> None:
 
 def _upload(ctx: WorkerContext, assignment_id: int, outcome: FioOutcome, output_dir: Path) -> None:
     """Keep fio's final report on disk, then upload it until the server acknowledges it."""
-    output = last_report(outcome.stdout()) or ""
+    output = outcome.final_report or ""
     if not output:
         shutil.rmtree(output_dir, ignore_errors=True)
         if outcome.cancelled:

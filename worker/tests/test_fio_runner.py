@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from storbench_worker.fio_runner import fio_version, run_fio
+from storbench_worker.fio_runner import FioPlace, fio_version, run_fio
+from storbench_worker.limits import FioLimits
+from storbench_worker.progress import StatusStream
 
 
 def _fio_processes_in(path: Path) -> list[int]:
@@ -52,10 +54,11 @@ def test_a_short_job_runs_to_the_end_and_leaves_its_report(tmp_path: Path) -> No
         "--bs=64k",
         "--size=4m",
     ]
-    outcome = run_fio(argv, cwd=work, output_dir=tmp_path / "out", should_stop=lambda: False, poll_s=0.2)
+    outcome = run_fio(argv, output_dir=tmp_path / "out", should_stop=lambda: False, poll_s=0.2)
     assert outcome.exit_code == 0
     assert not outcome.cancelled
-    assert '"jobname" : "w"' in outcome.stdout()
+    assert outcome.final_report is not None
+    assert '"jobname" : "w"' in outcome.final_report
 
 
 def test_stopping_ends_fio_quickly_with_a_partial_report(tmp_path: Path) -> None:
@@ -82,18 +85,17 @@ def test_stopping_ends_fio_quickly_with_a_partial_report(tmp_path: Path) -> None
         return False
 
     started = time.monotonic()
-    outcome = run_fio(
-        argv, cwd=work, output_dir=tmp_path / "out", should_stop=stop_after_a_second, poll_s=0.2
-    )
+    outcome = run_fio(argv, output_dir=tmp_path / "out", should_stop=stop_after_a_second, poll_s=0.2)
     assert outcome.cancelled
     assert outcome.ended_monotonic - asked_at[0] < 2.0
     assert not _fio_processes_in(work)
-    assert '"jobs"' in outcome.stdout()
+    assert outcome.final_report is not None
+    assert '"jobs"' in outcome.final_report
 
 
 def test_a_bad_option_is_reported_on_stderr(tmp_path: Path) -> None:
     argv = ["fio", "--name=x", "--rw=sideways", f"--directory={tmp_path}"]
-    outcome = run_fio(argv, cwd=tmp_path, output_dir=tmp_path / "out", should_stop=lambda: False)
+    outcome = run_fio(argv, output_dir=tmp_path / "out", should_stop=lambda: False)
     assert outcome.exit_code != 0
     assert "sideways" in outcome.stderr_tail
 
@@ -105,7 +107,7 @@ from pathlib import Path
 from storbench_worker.fio_runner import run_fio
 work = Path(sys.argv[1])
 run_fio(
-    sys.argv[2:], cwd=work, output_dir=work.parent / "out", should_stop=lambda: False,
+    sys.argv[2:], output_dir=work.parent / "out", should_stop=lambda: False,
     on_started=lambda wall: print("started", flush=True),
 )
 """
@@ -180,3 +182,73 @@ def test_a_worker_killed_while_fio_is_still_forking_its_jobs_leaves_no_fio(
     with _worker_running_fio(work, argv) as worker:
         time.sleep(after_s)
         _kill_and_expect_no_fio_left(worker, work)
+
+
+def test_fio_works_in_the_pinned_directory_under_limits(tmp_path: Path) -> None:
+    """fio gets the run directory by descriptor, and a file beyond its file-size limit stops it."""
+    work = tmp_path / "work"
+    work.mkdir(mode=0o700)
+    fd = os.open(work, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        place = FioPlace(
+            directory_fd=fd, limits=FioLimits(64 << 20, largest_file_bytes=8 << 20, max_processes=8)
+        )
+        argv = ["fio", "--output-format=json", "--name=w", "--rw=write", "--bs=64k", "--size=4m"]
+        fine = run_fio(
+            [*argv, f"--directory=/proc/self/fd/{fd}/"],
+            output_dir=tmp_path / "out",
+            should_stop=lambda: False,
+            place=place,
+        )
+        assert fine.exit_code == 0, fine.stderr_tail
+        assert (work / "w.0.0").stat().st_size == 4 << 20
+        # A file larger than the limit (as a job smuggled past the checks would make): the kernel stops it.
+        too_big = run_fio(
+            ["fio", "--name=big", "--rw=write", "--bs=1m", "--size=200m", f"--directory=/proc/self/fd/{fd}/"],
+            output_dir=tmp_path / "out2",
+            should_stop=lambda: False,
+            place=FioPlace(
+                directory_fd=fd, limits=FioLimits(64 << 20, largest_file_bytes=8 << 20, max_processes=8)
+            ),
+        )
+        assert too_big.exit_code != 0
+        assert (work / "big.0.0").stat().st_size <= 64 << 20
+    finally:
+        os.close(fd)
+
+
+def test_fio_asking_for_more_memory_than_its_limit_fails(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    argv = [
+        "fio",
+        "--name=greedy",
+        "--rw=read",
+        "--bs=256m",
+        "--iodepth=16",
+        "--ioengine=null",  # no file I/O: only the 4 GiB of buffers it asks for
+        "--size=1g",
+        f"--directory={work}",
+    ]
+    outcome = run_fio(
+        argv,
+        output_dir=tmp_path / "out",
+        should_stop=lambda: False,
+        place=FioPlace(limits=FioLimits(64 << 20, largest_file_bytes=8 << 20, max_processes=8)),
+    )
+    assert outcome.exit_code != 0
+    assert "memory" in outcome.stderr_tail.lower() or "alloc" in outcome.stderr_tail.lower()
+
+
+def test_a_status_stream_keeps_only_reports_not_yet_collected_and_the_last(tmp_path: Path) -> None:
+    """Hours of --status-interval output must not pile up in memory or on disk."""
+    stream = StatusStream(max_report_bytes=1 << 20)
+    report = '{\n  "jobs" : [ { "jobname" : "x", "read" : { "total_ios" : %d } } ]\n}\n'
+    for number in range(3000):
+        stream.feed((report % number).encode())
+        if number % 100 == 0:
+            stream.new_documents()
+    assert len(stream.new_documents()) == 99
+    assert stream.last_text is not None and "2999" in stream.last_text
+    stream.feed(b"{" + b" " * (2 << 20))
+    assert stream.oversized == 1

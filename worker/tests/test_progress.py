@@ -6,7 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from storbench_worker.progress import ProgressReporter, StatusStream, last_report
+from storbench_worker.progress import ProgressReporter, StatusStream
+
+
+def _fed(text: str, chunk: int = 4096) -> StatusStream:
+    """A stream fed the text in pipe-sized pieces, as fio's output arrives."""
+    stream = StatusStream()
+    data = text.encode()
+    for start in range(0, len(data), chunk):
+        stream.feed(data[start : start + chunk])
+    return stream
 
 
 @pytest.fixture(scope="module")
@@ -29,9 +38,7 @@ def status_stream(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_each_second_becomes_a_sample_with_rates_and_progress(status_stream: str, tmp_path: Path) -> None:
-    out = tmp_path / "out.json"
-    out.write_text(status_stream)
-    samples = ProgressReporter(StatusStream(out)).collect()
+    samples = ProgressReporter(_fed(status_stream)).collect()
     assert len(samples) >= 3
     for sample in samples:
         read = sample["directions"]["read"]
@@ -43,44 +50,43 @@ def test_each_second_becomes_a_sample_with_rates_and_progress(status_stream: str
 
 
 def test_a_document_cut_in_half_waits_for_its_end(status_stream: str, tmp_path: Path) -> None:
-    out = tmp_path / "out.json"
     half = len(status_stream) // 2
-    out.write_text(status_stream[:half])
-    stream = StatusStream(out)
+    stream = _fed(status_stream[:half])
     first = stream.new_documents()
-    with out.open("a") as handle:
-        handle.write(status_stream[half:])
+    stream.feed(status_stream[half:].encode())
     rest = stream.new_documents()
-    whole = StatusStream(tmp_path / "whole.json")
-    (tmp_path / "whole.json").write_text(status_stream)
-    assert len(first) + len(rest) == len(whole.new_documents())
+    whole = _fed(status_stream, chunk=1 << 30)
+    assert len(first) + len(rest) == len(whole.new_documents()) >= 3
 
 
 def test_the_last_report_is_the_final_result(status_stream: str) -> None:
-    final = last_report("fio: some warning\n" + status_stream)
+    stream = _fed("fio: some warning\n" + status_stream)
+    final = stream.last_text
     assert final is not None and final.lstrip().startswith("{")
     assert '"clat_ns"' in final
-    assert last_report("not json at all") is None
+    assert json.loads(final)["timestamp_ms"] == max(d["timestamp_ms"] for d in stream.new_documents())
+    assert "some warning" in stream.other_tail
+    nothing = _fed("not json at all")
+    nothing.finish()
+    assert nothing.last_text is None and "not json" in nothing.other_tail
 
 
 def test_sample_times_are_moved_to_the_servers_clock(status_stream: str, tmp_path: Path) -> None:
-    out = tmp_path / "out.json"
-    out.write_text(status_stream)
-    on_host = ProgressReporter(StatusStream(out)).collect()
-    on_server = ProgressReporter(StatusStream(out), clock_offset_s=lambda: -2.5).collect()
+    on_host = ProgressReporter(_fed(status_stream)).collect()
+    on_server = ProgressReporter(_fed(status_stream), clock_offset_s=lambda: -2.5).collect()
     assert [s["timestamp_ms"] - 2500 for s in on_server] == [s["timestamp_ms"] - 5000 for s in on_host]
 
 
 def test_the_worker_looks_just_after_fios_next_report_never_on_a_blind_cadence(
     status_stream: str, tmp_path: Path
 ) -> None:
-    out = tmp_path / "out.json"
-    reporter = ProgressReporter(StatusStream(out))
+    stream = StatusStream()
+    reporter = ProgressReporter(stream)
     # Before fio's first report: look often.
     assert reporter.seconds_to_next_report(now=0.0, longest_s=1.0) == pytest.approx(0.2)
-    out.write_text(status_stream)
+    stream.feed(status_stream.encode())
     reporter.collect()
-    final = last_report(status_stream)
+    final = stream.last_text
     assert final is not None
     last = json.loads(final)["timestamp_ms"] / 1000
     # 300 ms after a report, the next one is due 700 ms later: look 50 ms after it.
@@ -94,10 +100,11 @@ def test_the_worker_looks_just_after_fios_next_report_never_on_a_blind_cadence(
 def test_the_sliver_between_the_last_second_and_the_final_report_is_not_a_sample(tmp_path: Path) -> None:
     def report(runtime_ms: int, ios: int) -> str:
         read = {"total_ios": ios, "io_bytes": ios * 4096, "runtime": runtime_ms, "lat_ns": {"mean": 1000.0}}
-        return json.dumps({"timestamp_ms": 1_000_000 + runtime_ms, "jobs": [{"read": read, "elapsed": 1}]})
+        document = {"timestamp_ms": 1_000_000 + runtime_ms, "jobs": [{"read": read, "elapsed": 1}]}
+        return json.dumps(document, indent=2) + "\n"  # as fio writes it: the last brace opens a line
 
-    out = tmp_path / "out.json"
     # Two whole seconds, then the final report 40 ms later: 32 I/Os that were in flight drained in it.
-    out.write_text(report(1000, 50_000) + report(2000, 100_000) + report(2040, 102_032))
-    samples = ProgressReporter(StatusStream(out)).collect()
+    samples = ProgressReporter(
+        _fed(report(1000, 50_000) + report(2000, 100_000) + report(2040, 102_032))
+    ).collect()
     assert [round(s["directions"]["read"]["iops"]) for s in samples] == [50_000, 50_000]

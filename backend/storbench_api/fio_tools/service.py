@@ -112,7 +112,14 @@ def safety_limits() -> SafetyLimits:
 
 
 def ensure_safe_on_target(
-    jobs: list[dict[str, Any]], *, kind: str, path: str, destructive: bool, confirmed_destructive: bool
+    jobs: list[dict[str, Any]],
+    *,
+    kind: str,
+    path: str,
+    destructive: bool,
+    confirmed_destructive: bool,
+    host_memory_bytes: int | None = None,
+    host_count: int = 1,
 ) -> None:
     """Invalid listing every reason these jobs may not run on this target (the worker checks again)."""
     target = SafetyTarget(
@@ -120,6 +127,8 @@ def ensure_safe_on_target(
         path=path,
         destructive=destructive,
         confirmed_destructive=confirmed_destructive,
+        host_memory_bytes=host_memory_bytes,
+        host_count=host_count,
     )
     models = [validate_job_dict(job) for job in jobs]
     problems = check_jobs_safety(models, target, safety_limits())

@@ -39,8 +39,10 @@ from storbench_api.runs.schemas import (
     RunProgress,
     TargetRef,
 )
+from storbench_api.security import keyed_name
 from storbench_api.settings import get_settings
 from storbench_api.targets import repository as targets_repository
+from storbench_api.targets import service as targets_service
 from storbench_fio.presets import get_preset
 
 
@@ -149,6 +151,19 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
         confirmed_destructive=body.confirm_destructive,
     )
     hosts = _participants(db, principal.team_id, target.host, body)
+    for host in hosts:
+        targets_service.ensure_placeable(host, target.kind, target.path, roots_must_be_known=True)
+    # Again with what the hosts tell: the smallest one's memory, and how many run at once.
+    memories = [m for h in hosts if isinstance(m := (h.facts or {}).get("memory_bytes"), int) and m > 0]
+    ensure_safe_on_target(
+        jobs,
+        kind=target.kind,
+        path=target.path,
+        destructive=target.destructive,
+        confirmed_destructive=body.confirm_destructive,
+        host_memory_bytes=min(memories) if memories else None,
+        host_count=len(hosts),
+    )
     shared_files = _shared_files(body, target, plan)
     run = Run(
         team_id=principal.team_id,
@@ -438,8 +453,11 @@ def record_output(
 
 
 def record_progress(db: Session, assignment: Assignment, samples: list[dict[str, Any]]) -> None:
-    """Keep the samples of a running assignment (late ones of a stopped one too: they were measured)."""
-    if assignment.status == RunStatus.queued:
+    """Keep the samples of a running assignment (late ones of a stopped one too: they were measured).
+
+    With no samples it only answers whether to go on (a host laying out files asks so).
+    """
+    if assignment.status == RunStatus.queued and samples:
         raise Conflict(f"assignment {assignment.id} has not started")
     for sample in samples:
         db.add(
@@ -457,6 +475,18 @@ def record_progress(db: Session, assignment: Assignment, samples: list[dict[str,
             )
         )
     db.flush()
+
+
+def scratch_name(assignment: Assignment) -> str:
+    """The run directory's name: fresh per host (or one per run with shared files), not guessable.
+
+    Anyone who can write in the target could plant links under a name known in advance; this one
+    is derived from the service's secret.
+    """
+    run = assignment.run
+    own = "shared" if run.shared_files else f"a{assignment.id}"
+    token = keyed_name(get_settings().secret_key, f"run-directory:{run.id}:{own}")
+    return f"storbench-run{run.id}-{own}-{token}"
 
 
 def lays_out_files(assignment: Assignment) -> bool:

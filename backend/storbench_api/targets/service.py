@@ -1,13 +1,16 @@
 """Storage targets on the team's hosts."""
 
+from typing import Literal
+
 from sqlalchemy.orm import Session
 
 from storbench_api.auth.service import Principal
 from storbench_api.errors import Conflict, Invalid, NotFound
 from storbench_api.hosts import repository as hosts_repository
-from storbench_api.models import Target, TargetKind
+from storbench_api.models import Host, Target, TargetKind
 from storbench_api.targets import repository
 from storbench_api.targets.schemas import TargetCreate, TargetOut, TargetUpdate
+from storbench_fio.confine import target_path_problem
 
 
 def create_target(db: Session, team_id: int, body: TargetCreate) -> Target:
@@ -20,11 +23,7 @@ def create_target(db: Session, team_id: int, body: TargetCreate) -> Target:
         )
     if repository.target_by_name(db, team_id, body.name) is not None:
         raise Conflict(f"a target named '{body.name}' already exists in this team")
-    if body.kind == TargetKind.block_device and not body.path.startswith("/dev/"):
-        raise Invalid(
-            "a block device target's path must be a device under /dev",
-            [{"field": "path", "value": body.path, "reason": "expected a path under /dev/"}],
-        )
+    ensure_placeable(host, body.kind, body.path, roots_must_be_known=False)
     target = Target(
         team_id=team_id,
         host_id=host.id,
@@ -59,6 +58,39 @@ def update_target(db: Session, principal: Principal, target_id: int, body: Targe
         target.description = body.description
     db.flush()
     return target
+
+
+def ensure_placeable(host: Host, kind: TargetKind, path: str, *, roots_must_be_known: bool) -> None:
+    """Invalid unless the host's worker allows this path (and, for a device, lists it as free).
+
+    The roots are what the host's worker reported; before it first connects they are unknown and
+    the target is checked again when a run starts (and by the worker itself).
+    """
+    facts = host.facts or {}
+    roots = facts.get("allowed_roots")
+    if roots is None and roots_must_be_known:
+        raise Invalid(
+            f"host '{host.name}' has not reported the paths its worker allows: upgrade its worker "
+            "(storbench-worker --allow ...)",
+            [{"field": "target_id", "value": path, "reason": "allowed paths unknown"}],
+        )
+    kind_name: Literal["directory", "block_device"] = (
+        "block_device" if kind == TargetKind.block_device else "directory"
+    )
+    problem = target_path_problem(path, kind_name, roots if isinstance(roots, list) else None)
+    if problem is None and kind == TargetKind.block_device and isinstance(facts.get("block_devices"), list):
+        listed = {d.get("path"): d for d in facts["block_devices"] if isinstance(d, dict)}
+        device = listed.get(path)
+        if device is None:
+            known = ", ".join(sorted(str(p) for p in listed)) or "none"
+            problem = f"host '{host.name}' has no block device {path} (it lists: {known})"
+        elif device.get("in_use"):
+            problem = f"{path} is not free to benchmark: {device['in_use']}"
+    if problem is not None:
+        raise Invalid(
+            f"target path {path} on host '{host.name}': {problem}",
+            [{"field": "path", "value": path, "reason": problem}],
+        )
 
 
 def get_target(db: Session, team_id: int, target_id: int) -> Target:

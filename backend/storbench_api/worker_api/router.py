@@ -47,6 +47,8 @@ def _assignment_out(assignment: Assignment) -> AssignmentOut:
         jobs=assignment.run.jobs,
         shared_files=assignment.run.shared_files,
         lays_out=runs_service.lays_out_files(assignment),
+        scratch_name=runs_service.scratch_name(assignment),
+        host_count=len(assignment.run.assignments),
     )
 
 

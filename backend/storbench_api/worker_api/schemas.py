@@ -44,10 +44,14 @@ class AssignmentOut(BaseModel):
     status: RunStatus
     target: AssignmentTarget
     jobs: list[dict[str, Any]]
-    # All hosts of the run use one set of files, in storbench-run<run_id>-shared.
+    # All hosts of the run use one set of files, in one run directory.
     shared_files: bool = False
     # This host lays the files out before the barrier (with shared files, only one host does).
     lays_out: bool = True
+    # The run directory the worker makes fresh inside a directory target (a name, never a path).
+    scratch_name: str
+    # How many hosts run the jobs at once (a block device is only ever one host's).
+    host_count: int = Field(ge=1)
 
 
 class AssignmentState(BaseModel):

@@ -6,7 +6,6 @@ loopback (127.0.0.1); they share one scratch directory as hosts share a NAS moun
 
 import os
 import signal
-import subprocess
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 import redis
 
 from tests.support.postgres import fresh_database
-from tests.support.stack import Stack, running_stack
+from tests.support.stack import Stack, fio_working_in, running_stack
 
 BROKER_URL = "redis://127.0.0.1:6379/11"
 HOSTS = ("client-a", "client-b", "client-c")
@@ -91,11 +90,7 @@ def _wait_terminal(stack: Stack, api: Any, run_id: int, timeout_s: float = 90) -
 
 def _fio_in(path: Path, run_id: int | None = None) -> list[str]:
     """fio processes working in path (only those of one run when run_id is given)."""
-    listing = subprocess.run(
-        ["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True, check=True
-    ).stdout
-    needle = str(path / f"storbench-run{run_id}-") if run_id is not None else str(path)
-    return [line for line in listing.splitlines() if "fio --" in line and needle in line]
+    return fio_working_in(path, f"storbench-run{run_id}-" if run_id is not None else "")
 
 
 def test_three_hosts_start_together_and_report_one_aggregate(cluster: dict[str, Any]) -> None:
@@ -130,7 +125,7 @@ def test_hosts_asked_to_share_files_measure_one_set_and_the_last_one_removes_it(
     with stack.client() as api:
         run = _start(api, cluster, job, shared_files=True)
         assert run["shared_files"] is True
-        one_set = shared / f"storbench-run{run['id']}-shared"
+        one_set_prefix = f"storbench-run{run['id']}-shared-"
 
         def all_three_measuring() -> list[str] | None:
             running = _fio_in(shared, run["id"])
@@ -138,8 +133,9 @@ def test_hosts_asked_to_share_files_measure_one_set_and_the_last_one_removes_it(
 
         running = stack.wait_for(all_three_measuring, 30, "fio measuring on all three hosts")
         # Every host's fio works in the one directory, on the same files: one per job, not per host.
-        assert all(str(one_set) in line for line in running)
-        assert sorted(p.name for p in shared.iterdir()) == [one_set.name]
+        (one_set,) = shared.iterdir()
+        assert one_set.name.startswith(one_set_prefix)
+        assert all(f" {one_set} " in line for line in running)
         assert sorted(p.name for p in one_set.iterdir()) == ["one-set.0.0", "one-set.1.0"]
         done = _wait_terminal(stack, api, run["id"])
     assert done["status"] == "completed", done["error"]

@@ -2,7 +2,6 @@
 
 import json
 import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,7 @@ import pytest
 import redis
 
 from tests.support.postgres import fresh_database
-from tests.support.stack import Stack, running_stack
+from tests.support.stack import Stack, fio_working_in, running_stack
 
 BROKER_URL = os.environ.get("STORBENCH_TEST_REDIS_URL_IT", "redis://127.0.0.1:6379/14")
 QUICK_JOB = {
@@ -104,25 +103,21 @@ def test_a_target_path_missing_on_the_host_fails_the_run_with_the_reason(
     assert "does not exist" in done["error"] and str(missing) in done["error"]
 
 
-def test_a_path_outside_the_hosts_allowed_roots_is_refused_by_the_worker(
-    stack: Stack, host: dict[str, Any]
+def test_a_path_outside_the_hosts_allowed_roots_is_refused_naming_the_roots(
+    stack: Stack, host: dict[str, Any], tmp_path: Path
 ) -> None:
     with stack.client() as api:
-        target = api.post(
+        refused = api.post(
             "/targets",
-            json={"name": "etc", "host_id": host["host"]["id"], "path": "/etc", "kind": "directory"},
-        ).json()
-        run = api.post("/runs", json={"target_id": target["id"], "jobs": [QUICK_JOB]}).json()
-    done = _wait_terminal(stack, run["id"])
-    assert done["status"] == "failed"
-    assert "outside the paths" in done["error"]
+            json={"name": "elsewhere", "host_id": host["host"]["id"], "path": str(tmp_path)},
+        )
+    assert refused.status_code == 422
+    assert "outside the paths" in refused.json()["message"]
+    assert str(host["scratch"]) in refused.json()["message"]
 
 
 def _fio_processes_in(path: Path) -> list[str]:
-    listing = subprocess.run(
-        ["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True, check=True
-    ).stdout
-    return [line for line in listing.splitlines() if "fio" in line and str(path) in line]
+    return fio_working_in(path)
 
 
 def test_cancel_stops_fio_keeps_what_was_measured_and_cleans_up(stack: Stack, host: dict[str, Any]) -> None:

@@ -4,14 +4,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from storbench_api.models import Host, Target
-from tests.conftest import Caller, make_caller, make_host, make_target
+from tests.conftest import ONLINE_FACTS, Caller, make_caller, make_host, make_target
 
 JOB = {"name": "r", "rw": "randread", "bs": "4k", "size": "16m", "runtime": 1}
 
 
 def _host(db: Session, owner: Caller, name: str, offset_ms: float | None = 0.4) -> Host:
     host, _ = make_host(db, team=owner.team, name=name)
-    host.facts = {} if offset_ms is None else {"clock_offset_ms": offset_ms}
+    host.facts = ONLINE_FACTS if offset_ms is None else {**ONLINE_FACTS, "clock_offset_ms": offset_ms}
     db.commit()
     return host
 

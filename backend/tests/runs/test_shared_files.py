@@ -5,7 +5,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from storbench_api.models import Assignment, Host, Target, TargetKind
-from tests.conftest import Caller, make_host, make_target
+from tests.conftest import ONLINE_FACTS, Caller, make_host, make_target
 
 JOB = {"name": "r", "rw": "randread", "bs": "4k", "size": "16m", "runtime": 1}
 
@@ -14,7 +14,7 @@ def _hosts(db: Session, owner: Caller, count: int) -> list[tuple[Host, dict[str,
     hosts = []
     for index in range(count):
         host, token = make_host(db, team=owner.team, name=f"client-{index + 1}")
-        host.facts = {"clock_offset_ms": 0.3}
+        host.facts = {**ONLINE_FACTS, "clock_offset_ms": 0.3}
         hosts.append((host, {"Authorization": f"Bearer {token}"}))
     db.commit()
     return hosts

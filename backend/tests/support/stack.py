@@ -17,6 +17,28 @@ import httpx
 BIN = Path(sys.executable).parent
 
 
+def fio_working_in(path: Path | str, prefix: str = "") -> list[str]:
+    """fio processes working in a directory under path whose name starts with prefix, as 'pid cwd cmdline'.
+
+    fio is told its files by descriptor (/proc/self/fd/N/), so its command line no longer names
+    the directory; its current directory does.
+    """
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "fio":
+                continue
+            cwd = os.readlink(entry / "cwd")
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if cwd.startswith(f"{str(path).rstrip('/')}/{prefix}"):
+            found.append(f"{entry.name} {cwd} {cmdline}")
+    return found
+
+
 def free_port() -> int:
     """A TCP port nobody listens on right now."""
     with socket.socket() as sock:
