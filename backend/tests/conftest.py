@@ -140,9 +140,9 @@ def make_caller(
     return Caller(user=user, team=team, role=role, token=token)
 
 
-# What a worker started with --allow /srv --allow /mnt --allow /dev/vdb on an 8 GiB host reports.
+# What a worker started with --allow /srv /mnt /dev/vdb /dev/vda (vda mounted) on an 8 GiB host reports.
 ONLINE_FACTS = {
-    "allowed_roots": ["/srv", "/mnt", "/dev/vdb"],
+    "allowed_roots": ["/srv", "/mnt", "/dev/vdb", "/dev/vda"],
     "memory_bytes": 8 << 30,
     "block_devices": [
         {"name": "vdb", "path": "/dev/vdb", "parent": None, "in_use": None},

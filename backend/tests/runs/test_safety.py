@@ -3,7 +3,7 @@
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from storbench_api.models import Role, Target, TargetKind
+from storbench_api.models import Host, Role, Target, TargetKind
 from tests.conftest import Caller, make_caller, make_host
 
 WRITE = {"name": "w", "rw": "randwrite", "bs": "4k", "runtime": 5}
@@ -93,3 +93,50 @@ def test_pasted_options_that_run_programs_are_refused_with_a_reason(
     assert response.status_code == 422
     error = next(e for e in response.json()["errors"] if e["option"] == "exec_prerun")
     assert error["reason"]
+
+
+def test_a_block_device_is_never_written_by_several_hosts(
+    client: TestClient, db: Session, owner: Caller
+) -> None:
+    device = _device(db, owner)
+    other, _ = make_host(db, team=owner.team, name="host-b")
+    other.facts = {**other.facts, "clock_offset_ms": 0.1}
+    primary = db.get(Host, device.host_id)
+    assert primary is not None
+    primary.facts = {**primary.facts, "clock_offset_ms": 0.1}
+    db.commit()
+    job = {"name": "r", "rw": "randread", "bs": "4k", "runtime": 5}
+    response = client.post(
+        "/api/v1/runs",
+        json={"target_id": device.id, "jobs": [job], "host_ids": [other.id]},
+        headers=owner.headers,
+    )
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["option"] == "host_ids"
+    assert "one host" in response.json()["errors"][0]["reason"]
+
+
+def test_targets_outside_the_hosts_allowed_paths_are_refused_naming_them(
+    client: TestClient, db: Session, owner: Caller
+) -> None:
+    host, _ = make_host(db, team=owner.team)
+    for path, words in (
+        ("/etc", "/etc holds system files"),
+        ("/data/x", "/srv, /mnt, /dev/vdb"),
+        ("/", "system folder"),
+    ):
+        response = client.post(
+            "/api/v1/targets",
+            json={"name": f"t{len(path)}", "host_id": host.id, "path": path},
+            headers=owner.headers,
+        )
+        assert response.status_code == 422, path
+        assert words in response.json()["message"]
+    for device, words in (("/dev/vda", "mounted"), ("/dev/sdz", "--allow /dev/sdz")):
+        response = client.post(
+            "/api/v1/targets",
+            json={"name": device, "host_id": host.id, "path": device, "kind": "block_device"},
+            headers=owner.headers,
+        )
+        assert response.status_code == 422, device
+        assert words in response.json()["message"]
