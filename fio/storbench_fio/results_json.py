@@ -18,9 +18,15 @@ from storbench_fio.models import (
     SourceFormat,
 )
 
-__all__ = ["normalise_percentile_key", "parse_version", "report_from_document"]
+__all__ = ["MAX_JOBS", "normalise_percentile_key", "parse_version", "report_from_document"]
+
+# Jobs in one report, each costing tens of microseconds to read; fio's output of tens of MiB
+# holds tens of thousands at most (a job takes kilobytes of JSON, or a few dozen lines of text).
+MAX_JOBS = 100_000
 
 _DIRECTIONS: tuple[Direction, ...] = ("read", "write", "trim", "mixed")
+# Whole numbers up to this size are floats exactly, so _int returns them unchanged.
+_EXACT_INT = 2**53
 _AGGREGATE_NAME = "All clients"
 
 
@@ -28,7 +34,9 @@ def parse_version(text: object) -> tuple[int, ...] | None:
     """(3, 33) for "fio-3.33"; None when there is no recognisable version."""
     if not isinstance(text, str):
         return None
-    match = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", text)
+    # The first number starts at a digit with no digit before it: tried at every digit of a long
+    # run, each attempt would read the rest of the run (quadratic).
+    match = re.search(r"(\d(?<!\d\d)\d*)\.(\d+)(?:\.(\d+))?", text)
     if match is None:
         return None
     return tuple(int(g) for g in match.groups() if g is not None)
@@ -103,10 +111,17 @@ def _histogram(bins: object, scale: float, path: str) -> dict[int, int] | None:
             continue
         if not key.isdigit():
             raise ParseError(f"bad histogram bin {key!r} at {path}")
-        n = _int(count, f"{path}[{key}]")
-        if n:
-            raw = _plat_idx_to_val(int(key), *plat) if plat else int(key)
-            histogram[round(raw * scale)] = n
+        # Thousands of bins a job: checked by _int only when it would not return them as they are.
+        if type(count) is not int or abs(count) > _EXACT_INT:
+            count = _int(count, f"{path}[{key}]")
+        if count:
+            index = int(key)
+            # Past this, the latency is too large for a float, and _plat_idx_to_val would first
+            # build an integer of index bits (gigabytes for a twelve-digit index).
+            if plat and index >> plat[0] > 1024:
+                raise ParseError(f"bad histogram bin {key!r} at {path}")
+            raw = _plat_idx_to_val(index, *plat) if plat else index
+            histogram[round(raw * scale)] = count
     return histogram
 
 
@@ -265,6 +280,8 @@ def report_from_document(doc: dict[str, Any]) -> FioReport:
     raw_jobs = _get(doc, key, "")
     if not isinstance(raw_jobs, list):
         raise ParseError(f"expected a list at {key}")
+    if len(raw_jobs) > MAX_JOBS:
+        raise ParseError(f"more than {MAX_JOBS} jobs at {key}")
     jobs = [_job(job, version, f"{key}[{i}]") for i, job in enumerate(raw_jobs)]
     has_bins = any(
         stats.histogram is not None
