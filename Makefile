@@ -113,6 +113,8 @@ bench: python-deps services
 	@$(PY) bench/progress_latency.py
 	@$(PY) bench/cancel_latency.py
 	@$(PY) bench/start_skew.py
+	@$(PY) bench/sse_viewers.py
+	@$(PY) bench/parse_speed.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist e2e/node_modules var

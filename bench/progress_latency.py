@@ -1,8 +1,9 @@
 """Live progress latency: from fio producing a per-second report to a browser-like client receiving it.
 
 The worker runs fio with --status-interval=1, turns each report into a sample and POSTs what it has
-once a second; the API stores it and pushes it on GET /runs/{id}/events (Server-Sent Events, polled
-from the database every 0.5 s). For every sample of every round this prints:
+just after fio writes it; the API stores it, announces the change, and pushes it on
+GET /runs/{id}/events (Server-Sent Events, read once per change for all viewers). For every sample of
+every round this prints:
 
   fio -> server      received_at - measured_at, both as GET /runs/{id}/progress returns them
   server -> client   when this script's SSE subscriber got the sample - received_at

@@ -2,7 +2,7 @@
 # Validates docker-compose.yml with whichever Compose is available (installing Debian's when none is).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export STORBENCH_SECRET_KEY=check STORBENCH_ADMIN_PASSWORD=check STORBENCH_WORKER_TOKEN=check
+export STORBENCH_SECRET_KEY=check STORBENCH_ADMIN_PASSWORD=check STORBENCH_WORKER_TOKEN=check REDIS_PASSWORD=check
 if docker compose version >/dev/null 2>&1; then
   docker compose -f docker-compose.yml config --quiet
 else

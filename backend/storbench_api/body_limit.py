@@ -2,10 +2,12 @@
 
 import json
 import re
+import zlib
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from storbench_api.errors import error_body
+from storbench_api.settings import get_settings
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -16,17 +18,17 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MIB = 1024 * 1024
 DEFAULT_LIMIT = 1 * MIB
 # Paths that carry fio outputs: an import (32 MiB, plus the multipart envelope) and a worker's upload.
-LARGE_LIMITS = (
-    (re.compile(r"^/api/v1/results/import$"), 33 * MIB),
-    (re.compile(r"^/api/v1/worker/assignments/\d+/result$"), 65 * MIB),
-)
+IMPORT_PATH = re.compile(r"^/api/v1/results/import$")
+IMPORT_LIMIT = 33 * MIB
+UPLOAD_PATH = re.compile(r"^/api/v1/worker/assignments/\d+/result$")
 
 
 def limit_for(path: str) -> int:
     """The largest body this path accepts."""
-    for pattern, limit in LARGE_LIMITS:
-        if pattern.match(path):
-            return limit
+    if IMPORT_PATH.match(path):
+        return IMPORT_LIMIT
+    if UPLOAD_PATH.match(path):
+        return get_settings().max_upload_bytes
     return DEFAULT_LIMIT
 
 
@@ -72,7 +74,7 @@ class BodySizeLimit:
     async def _refuse(send: Send, limit: int) -> None:
         body = json.dumps(
             error_body(
-                "too_large", f"the request body is larger than this endpoint accepts ({limit // MIB} MiB)"
+                "too_large", f"the request body is larger than this endpoint accepts ({limit / MIB:.3g} MiB)"
             )
         ).encode()
         await send(
@@ -86,3 +88,73 @@ class BodySizeLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+# Paths whose bodies may come gzip-compressed (a worker's upload of fio's output), and how large
+# the decompressed body may grow: a compressed bomb is refused, not expanded.
+GZIP_PATHS = re.compile(r"^/api/v1/worker/assignments/\d+/result$")
+MAX_DECOMPRESSED = 160 * MIB
+
+
+class GzipRequestBody:
+    """Decompress `Content-Encoding: gzip` bodies on the paths that accept them (413 past the cap)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers") or []) if scope["type"] == "http" else {}
+        if headers.get(b"content-encoding", b"").lower() != b"gzip" or not GZIP_PATHS.match(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        decoder = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            more = bool(message.get("more_body"))
+            try:
+                data = decoder.decompress(message.get("body", b""), MAX_DECOMPRESSED + 1 - size)
+            except zlib.error:
+                await _refuse_with(send, 400, "bad_encoding", "the gzip body could not be decompressed")
+                return
+            size += len(data)
+            if size > MAX_DECOMPRESSED or decoder.unconsumed_tail:
+                await _refuse_with(
+                    send, 413, "too_large", f"the decompressed body is over {MAX_DECOMPRESSED // MIB} MiB"
+                )
+                return
+            chunks.append(data)
+        body = b"".join(chunks)
+        scope = {
+            **scope,
+            "headers": [
+                (k, v)
+                for k, v in scope["headers"]
+                if k.lower() not in (b"content-encoding", b"content-length")
+            ]
+            + [(b"content-length", str(len(body)).encode())],
+        }
+        delivered = False
+
+        async def decoded_receive() -> Message:
+            nonlocal delivered
+            if delivered:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, decoded_receive, send)
+
+
+async def _refuse_with(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps(error_body(code, message)).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -25,7 +25,14 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_reject_on_worker_lost": True,
         "worker_prefetch_multiplier": 1,
         "broker_connection_timeout": 3,
-        "broker_transport_options": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5},
+        "task_serializer": "json",
+        "accept_content": ["json"],
+        "broker_transport_options": {
+            "max_retries": 2,
+            "interval_start": 0,
+            "interval_step": 0.5,
+            "priority_steps": [0],
+        },
     }
     if config["broker_url"].startswith("filesystem://"):
         folder = str(settings.broker_folder)

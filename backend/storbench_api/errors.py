@@ -27,6 +27,13 @@ class DomainError(Exception):
         self.headers = headers or {}
 
 
+class BrokerUnavailable(DomainError):
+    """The message broker refused or timed out."""
+
+    status_code = 503
+    code = "broker_unavailable"
+
+
 class NotFound(DomainError):
     """The resource does not exist in the caller's team."""
 

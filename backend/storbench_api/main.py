@@ -10,11 +10,12 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from storbench_api import __version__, health
 from storbench_api.audit.router import router as audit_router
 from storbench_api.auth.router import router as auth_router
-from storbench_api.body_limit import BodySizeLimit
+from storbench_api.body_limit import BodySizeLimit, GzipRequestBody
 from storbench_api.errors import install_error_handlers
 from storbench_api.fio_tools.router import router as fio_router
 from storbench_api.hosts.enrollment_router import router as enrollment_router
 from storbench_api.hosts.router import router as hosts_router
+from storbench_api.inflight import InFlightLimit
 from storbench_api.plans.router import router as plans_router
 from storbench_api.presets.router import router as presets_router
 from storbench_api.results.router import router as results_router
@@ -117,5 +118,12 @@ def create_app(run_sweeper: bool = True) -> FastAPI:
         return response
 
     mount_spa(app, settings.spa_dir)
+    # The last added runs first: the size limit counts the bytes sent (compressed), then they expand.
+    app.add_middleware(GzipRequestBody)
     app.add_middleware(BodySizeLimit)
+    app.add_middleware(
+        InFlightLimit,
+        limit=settings.max_requests_in_flight,
+        wait_s=settings.request_queue_timeout.total_seconds(),
+    )
     return app

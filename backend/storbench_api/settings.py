@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     dispatch_timeout: Seconds = timedelta(seconds=120)
     run_deadline_grace: Seconds = timedelta(seconds=120)
     sweep_interval: Seconds = timedelta(seconds=5)
+    # A queued assignment its idle, online host has not fetched this long after it was sent is sent
+    # again (its message was lost: a broker restarted without persistence, an API crash).
+    redispatch_after: Seconds = timedelta(seconds=10)
     # Synchronized runs: how far ahead of "everyone is ready" fio starts, and the clock
     # offset beyond which a host cannot take part.
     start_lead: Seconds = timedelta(seconds=1.5)
@@ -64,6 +67,17 @@ class Settings(BaseSettings):
     max_jobs_per_plan: Annotated[int, Field(ge=1, le=1000)] = 32
     max_nrfiles: Annotated[int, Field(ge=1)] = 10_000
     max_total_size_bytes: Annotated[int, Field(ge=1)] = 64 * 1024**3
+    # API requests served at once (the rest wait their turn): below the database pool's 30
+    # connections, so a burst never deadlocks the pool against the thread pool.
+    max_requests_in_flight: Annotated[int, Field(ge=1, le=1000)] = 24
+    request_queue_timeout: Seconds = timedelta(seconds=60)
+    # The largest upload of fio's output a worker may send (as sent: workers gzip it).
+    max_upload_bytes: Annotated[int, Field(ge=1024)] = 65 * 1024**2
+
+    # Live run events (Server-Sent Events): a watched run is read when a notification says it
+    # changed, and at least this often in case one was lost; streams one user may hold per process.
+    live_recheck_interval: Seconds = timedelta(seconds=10)
+    max_event_streams_per_user: Annotated[int, Field(ge=1, le=1000)] = 20
 
     # Web
     spa_dir: Path = REPO_ROOT / "frontend" / "dist"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from . import __version__
 from .api import Api
-from .commands import import_outputs, lists, results, run
+from .commands import host, import_outputs, lists, results, run
 from .errors import EXIT_INTERRUPTED, CliError, UsageError
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     import_outputs.add_parser(commands, parent)
     results.add_parser(commands, parent)
     lists.add_parsers(commands, parent)
+    host.add_parser(commands, parent)
     return parser
 
 

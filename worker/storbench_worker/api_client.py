@@ -1,5 +1,8 @@
 """The worker's HTTP client to the storbench API, authenticated as its host."""
 
+import gzip
+import json as jsonlib
+import random
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -36,9 +39,15 @@ class ApiClient:
         """Release the connection pool."""
         self._http.close()
 
-    def _call(self, method: str, path: str, json: Any = None) -> Any:
+    def _call(self, method: str, path: str, json: Any = None, compress: bool = False) -> Any:
         sent = time.time()
-        response = self._http.request(method, path, json=json)
+        if compress:
+            # fio's JSON shrinks about tenfold: large outputs fit the upload limit.
+            body = gzip.compress(jsonlib.dumps(json).encode(), compresslevel=6)
+            headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+            response = self._http.request(method, path, content=body, headers=headers)
+        else:
+            response = self._http.request(method, path, json=json)
         received = time.time()
         if response.status_code >= 400:
             try:
@@ -53,17 +62,19 @@ class ApiClient:
             self.clock.observe(sent, received, body["server_time"])
         return body
 
-    def call_with_retry(self, method: str, path: str, json: Any = None, retry_for_s: float = 60.0) -> Any:
-        """A call retried with backoff while the server is unreachable or failing."""
+    def call_with_retry(
+        self, method: str, path: str, json: Any = None, retry_for_s: float = 60.0, compress: bool = False
+    ) -> Any:
+        """A call retried with backoff (and jitter) while the server is unreachable or failing."""
         deadline = time.monotonic() + retry_for_s
         delay = 0.5
         while True:
             try:
-                return self._call(method, path, json)
+                return self._call(method, path, json, compress=compress)
             except (httpx.TransportError, httpx.HTTPStatusError):
                 if time.monotonic() >= deadline:
                     raise
-                time.sleep(delay)
+                time.sleep(delay * random.uniform(0.5, 1.0))
                 delay = min(delay * 2, 10.0)
 
     def enroll(self, enrollment_token: str, name: str) -> dict[str, Any]:
@@ -125,8 +136,20 @@ class ApiClient:
             "stopped_early": stopped_early,
             "worker_cpu_percent": worker_cpu_percent,
         }
-        result = self.call_with_retry("POST", f"/assignments/{assignment_id}/result", body, retry_for_s)
+        result = self.call_with_retry(
+            "POST", f"/assignments/{assignment_id}/result", body, retry_for_s, compress=True
+        )
         return int(result["results"])
+
+    def restarted(self, spooled: list[int]) -> int:
+        """Tell the server this worker (re)started: what it had begun died with its predecessor.
+
+        spooled: assignments whose output waits in the spool (measured, to be delivered).
+        """
+        result: dict[str, Any] = self.call_with_retry(
+            "POST", "/restarted", {"spooled": spooled[:1000]}, retry_for_s=60
+        )
+        return int(result["failed"])
 
     def release_files(self, assignment_id: int, retry_for_s: float = 60.0) -> bool:
         """Say this host is done with the run's files; True when it should remove them."""

@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 from storbench_worker.api_client import ApiClient, ServerRefused
+from storbench_worker.broker import BadBrokerSettings, celery_settings
 from storbench_worker.config import WorkerConfig, env
 from storbench_worker.heartbeat import Heartbeat
-from storbench_worker.spool import ScratchRecord, Spool
+from storbench_worker.spool import ScratchRecord, Spool, SpoolSender
 from storbench_worker.tasks import WorkerContext, app, configure
 
 log = logging.getLogger("storbench_worker")
@@ -20,9 +21,12 @@ def parse_config(argv: list[str] | None) -> WorkerConfig:
     """Options from the command line, falling back to STORBENCH_* variables."""
     parser = argparse.ArgumentParser(prog="storbench-worker", description=__doc__)
     parser.add_argument("--server", default=env("SERVER"), help="API URL, e.g. https://storbench.example")
-    parser.add_argument("--token", default=env("WORKER_TOKEN"), help="this host's worker token")
     parser.add_argument(
-        "--token-file", type=Path, default=env("WORKER_TOKEN_FILE"), help="file holding the token"
+        "--token-file",
+        type=Path,
+        default=env("WORKER_TOKEN_FILE"),
+        help="file holding this host's worker or enrollment token (or set STORBENCH_WORKER_TOKEN); "
+        "never given on the command line, where every user of the host could read it",
     )
     parser.add_argument(
         "--name", default=env("WORKER_NAME"), help="expected host name (checked against the server)"
@@ -38,11 +42,14 @@ def parse_config(argv: list[str] | None) -> WorkerConfig:
     parser.add_argument("--state-dir", type=Path, default=env("WORKER_STATE_DIR"))
     parser.add_argument("--fio", default=env("WORKER_FIO", "fio"), help="fio binary")
     args = parser.parse_args(argv)
-    token = args.token
+    token = env("WORKER_TOKEN")
     if args.token_file:
-        token = args.token_file.read_text().strip()
+        try:
+            token = args.token_file.read_text().strip()
+        except OSError as exc:
+            parser.error(f"--token-file {args.token_file}: {exc.strerror}")
     if not args.server or not token:
-        parser.error("--server and --token (or --token-file) are required")
+        parser.error("--server and a token (--token-file FILE or STORBENCH_WORKER_TOKEN) are required")
     if not args.allow:
         parser.error(
             "--allow is required: name each directory (e.g. --allow /mnt/nas) or block device "
@@ -118,18 +125,38 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"storbench-worker: this token belongs to host '{identity['name']}', not '{config.name}'")
     host_name = identity["name"]
     spool = Spool(config.spool_dir)
+    spool.upload_pending(api, retry_for_s=30)
+    # A fresh process runs nothing: whatever this host had begun died with the previous one
+    # (but for outputs still waiting in the spool: those were measured and will be delivered).
+    try:
+        interrupted = api.restarted(spool.pending())
+        if interrupted:
+            log.info(
+                "%d assignment(s) the previous worker had begun were failed with the reason", interrupted
+            )
+    except Exception as exc:
+        log.warning("could not report the restart: %s", exc)
     scratch = ScratchRecord(config.state_dir / "scratch")
     for leftover in scratch.remove_leftovers(lambda assignment_id: api.release_files(assignment_id, 10)):
         log.info("removed scratch files an interrupted run left behind: %s", leftover)
     configure(WorkerContext(config=config, api=api, host_name=host_name, spool=spool, scratch=scratch))
-    app.conf.update(identity["celery"])
-    _prepare_filesystem_broker(identity["celery"])
+    try:
+        settings = celery_settings(identity["broker_url"], identity["queue"])
+    except BadBrokerSettings as exc:
+        sys.exit(f"storbench-worker: {exc}")
+    app.conf.update(settings)
+    _prepare_filesystem_broker(settings)
     heartbeat = Heartbeat(
-        api, identity["heartbeat_interval_s"], config.fio_binary, allowed_roots=config.allowed_roots
+        api,
+        identity["heartbeat_interval_s"],
+        config.fio_binary,
+        allowed_roots=config.allowed_roots,
     )
+    # Outputs the server refused or could not take yet are sent again from their own thread, with
+    # backoff: a long upload never delays a heartbeat.
+    SpoolSender(spool, api, identity["heartbeat_interval_s"]).start()
     heartbeat.beat()
     heartbeat.start()
-    spool.upload_pending(api, retry_for_s=30)
     log.info("host '%s' ready; consuming queue %s (pid %d)", host_name, identity["queue"], os.getpid())
     try:
         app.worker_main(

@@ -18,7 +18,11 @@ class Heartbeat(threading.Thread):
     """Sends a heartbeat with host facts every interval_s until stopped."""
 
     def __init__(
-        self, api: ApiClient, interval_s: float, fio_binary: str, allowed_roots: Sequence[Path] = ()
+        self,
+        api: ApiClient,
+        interval_s: float,
+        fio_binary: str,
+        allowed_roots: Sequence[Path] = (),
     ) -> None:
         super().__init__(name="storbench-heartbeat", daemon=True)
         self._api = api
@@ -50,9 +54,14 @@ class Heartbeat(threading.Thread):
             if self._api.clock.uncertainty_s is not None:
                 facts["clock_offset_ms"] = round(self._api.clock.offset_s * 1000, 3)
                 facts["clock_uncertainty_ms"] = round(self._api.clock.uncertainty_s * 1000, 3)
-            self._api.heartbeat(self._fio_version(), facts)
+            answer = self._api.heartbeat(self._fio_version(), facts)
+            # The server may change the period (it judges liveness by it): follow it, within reason.
+            interval = answer.get("heartbeat_interval_s")
+            if isinstance(interval, int | float) and 1 <= interval <= 300:
+                self._interval_s = float(interval)
         except Exception as exc:
             log.warning("heartbeat failed: %s", exc)
+            return
 
     def run(self) -> None:
         while not self._stop_event.wait(self._interval_s):

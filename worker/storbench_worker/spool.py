@@ -3,14 +3,21 @@
 import json
 import logging
 import os
+import random
 import shutil
 import signal
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from storbench_worker.api_client import ApiClient, ServerRefused
 
 log = logging.getLogger(__name__)
+
+# Retries of a refused or failed upload: from 30 s, doubling, to at most 30 min between tries.
+RETRY_FIRST_S = 15.0
+RETRY_LONGEST_S = 1800.0
 
 
 class Spool:
@@ -19,6 +26,9 @@ class Spool:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
+        # Per assignment: when to try again after a refusal or failure, and the current delay.
+        self._next_try: dict[int, float] = {}
+        self._delay: dict[int, float] = {}
 
     def _path(self, assignment_id: int) -> Path:
         return self.folder / f"{assignment_id}.json"
@@ -50,11 +60,23 @@ class Spool:
         """Assignments whose output has not been acknowledged yet."""
         return sorted(int(p.stem) for p in self.folder.glob("*.json") if p.stem.isdigit())
 
-    def upload(self, api: ApiClient, assignment_id: int, retry_for_s: float) -> None:
-        """Upload one spooled output; remove it once acknowledged or refused for good."""
+    def upload(self, api: ApiClient, assignment_id: int, retry_for_s: float) -> bool:
+        """Upload one spooled output; True once the server has stored it (then the file goes).
+
+        A refusal keeps the file: 401/403 (a rotated or revoked credential), 413, 429 and the like
+        are fixed by someone and retried later with backoff. Only an output the server cannot read
+        (422) or an assignment it no longer has (404) is set aside in rejected/, never deleted.
+        """
         path = self._path(assignment_id)
         try:
             spooled = json.loads(path.read_text())
+        except FileNotFoundError:
+            return True  # another thread delivered it
+        except (OSError, ValueError) as exc:
+            log.warning("assignment %s: spooled output unreadable (%s); set aside", assignment_id, exc)
+            self._set_aside(path)
+            return False
+        try:
             stored = api.upload(
                 assignment_id,
                 spooled["fio_output"],
@@ -62,12 +84,44 @@ class Spool:
                 retry_for_s,
                 worker_cpu_percent=spooled.get("worker_cpu_percent"),
             )
-            log.info("assignment %s: server stored %d result(s)", assignment_id, stored)
         except ServerRefused as exc:
-            log.warning("assignment %s: server refused the output: %s", assignment_id, exc)
-            if exc.status_code == 422:
-                api.fail(assignment_id, f"the server could not read fio's output: {exc.message}")
+            if exc.status_code in (404, 422):
+                log.warning(
+                    "assignment %s: server cannot take the output (%s); set aside", assignment_id, exc
+                )
+                self._set_aside(path)
+                if exc.status_code == 422:
+                    api.fail(assignment_id, f"the server could not read fio's output: {exc.message}")
+                return False
+            self._backoff(assignment_id)
+            log.warning("assignment %s: upload refused (%s); kept, retried later", assignment_id, exc)
+            return False
+        log.info("assignment %s: server stored %d result(s)", assignment_id, stored)
         path.unlink(missing_ok=True)
+        self._next_try.pop(assignment_id, None)
+        return True
+
+    def _set_aside(self, path: Path) -> None:
+        rejected = self.folder / "rejected"
+        rejected.mkdir(exist_ok=True)
+        path.replace(rejected / path.name)
+
+    def _backoff(self, assignment_id: int) -> None:
+        delay = min(self._delay.get(assignment_id, RETRY_FIRST_S) * 2, RETRY_LONGEST_S)
+        self._delay[assignment_id] = delay
+        self._next_try[assignment_id] = time.monotonic() + delay * random.uniform(0.5, 1.0)
+
+    def upload_due(self, api: ApiClient, retry_for_s: float = 10.0) -> None:
+        """Upload what is waiting and due (backoff passed): the heartbeat calls this every beat."""
+        now = time.monotonic()
+        for assignment_id in self.pending():
+            if self._next_try.get(assignment_id, 0.0) > now:
+                continue
+            try:
+                self.upload(api, assignment_id, retry_for_s)
+            except Exception as exc:
+                self._backoff(assignment_id)
+                log.warning("assignment %s: upload still failing (%s); kept for later", assignment_id, exc)
 
     def upload_pending(self, api: ApiClient, retry_for_s: float) -> None:
         """Upload whatever a previous run of the worker left behind."""
@@ -75,7 +129,26 @@ class Spool:
             try:
                 self.upload(api, assignment_id, retry_for_s)
             except Exception as exc:
+                self._backoff(assignment_id)
                 log.warning("assignment %s: upload still failing (%s); kept for later", assignment_id, exc)
+
+
+class SpoolSender(threading.Thread):
+    """Sends what waits in the spool whenever its backoff has passed, until the process ends."""
+
+    def __init__(self, spool: Spool, api: ApiClient, interval_s: float) -> None:
+        super().__init__(name="storbench-spool", daemon=True)
+        self._spool = spool
+        self._api = api
+        self._interval_s = interval_s
+
+    def run(self) -> None:
+        while True:
+            time.sleep(self._interval_s)
+            try:
+                self._spool.upload_due(self._api)
+            except Exception:
+                log.exception("sending spooled outputs failed; trying again later")
 
 
 _SHARED_MARK = "shared"

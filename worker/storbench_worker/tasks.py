@@ -247,8 +247,9 @@ def _lay_out(ctx: WorkerContext, assignment_id: int, prepared: Prepared, output_
             try:
                 if ctx.api.progress(assignment_id, []) in ("cancelled", "failed"):
                     stop.reason = "cancelled"
-            except ServerRefused:
-                stop.reason = "cancelled"
+            except ServerRefused as exc:
+                if exc.status_code not in (401, 403):
+                    stop.reason = "cancelled"
             except Exception:
                 pass  # the server is unreachable: go on, the deadline still holds
         return stop.reason is not None
@@ -362,8 +363,10 @@ def _report_and_check(
     link.last_asked = time.monotonic()
     try:
         status = ctx.api.progress(assignment_id, samples)
-    except ServerRefused:
-        return True
+    except ServerRefused as exc:
+        # 401/403: this host's credential changed (rotated): the measurement goes on and its result
+        # waits in the spool for the new one. Anything else (404, 409): the work was taken away.
+        return exc.status_code not in (401, 403)
     except Exception:
         return False
     link.reporter.sent(len(samples))

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from storbench_api.audit import service as audit
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
-from storbench_api.errors import Conflict, Unauthorized
+from storbench_api.errors import Conflict, NotFound, Unauthorized
 from storbench_api.hosts import repository
 from storbench_api.hosts.service import is_online, register_host, rotate_credential
 from storbench_api.models import EnrollmentToken, Host
@@ -16,9 +16,24 @@ from storbench_api.security import new_token, token_digest
 
 
 def create_enrollment_token(
-    db: Session, principal: Principal, name: str | None, hours: int, uses: int | None
+    db: Session,
+    principal: Principal,
+    name: str | None,
+    hours: int,
+    uses: int,
+    replaces_host_id: int | None = None,
 ) -> tuple[EnrollmentToken, str]:
-    """A token that registers up to `uses` hosts in the caller's team until it expires."""
+    """A token that registers up to `uses` hosts in the caller's team until it expires.
+
+    With replaces_host_id it re-enrolls that one host (a new credential for the same name and
+    history), once, and registers nothing else: the owner's explicit replace.
+    """
+    replaced = None
+    if replaces_host_id is not None:
+        replaced = repository.get_host(db, principal.team_id, replaces_host_id)
+        if replaced is None:
+            raise NotFound(f"host {replaces_host_id} not found")
+        uses = 1
     secret = new_token("sbe")
     token = EnrollmentToken(
         team_id=principal.team_id,
@@ -27,6 +42,7 @@ def create_enrollment_token(
         created_by_id=principal.user_id,
         expires_at=utcnow() + timedelta(hours=hours),
         uses_left=uses,
+        replaces_host_id=replaces_host_id,
     )
     db.add(token)
     db.flush()
@@ -37,9 +53,28 @@ def create_enrollment_token(
         action="enrollment_token.created",
         resource_type="enrollment_token",
         resource_id=token.id,
+        hosts=[replaced.name] if replaced is not None else [],
         name=name,
+        uses=uses,
+        replaces_host=replaced.name if replaced is not None else None,
     )
     return token, secret
+
+
+def revoke_enrollment_token(db: Session, principal: Principal, token: EnrollmentToken) -> None:
+    """No more hosts can enroll with the token; enrolled hosts keep working."""
+    if token.revoked_at is not None:
+        return
+    token.revoked_at = utcnow()
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="enrollment_token.revoked",
+        resource_type="enrollment_token",
+        resource_id=token.id,
+        name=token.name,
+    )
 
 
 def enroll_host(db: Session, secret: str, name: str) -> tuple[Host, str]:
@@ -58,11 +93,19 @@ def enroll_host(db: Session, secret: str, name: str) -> tuple[Host, str]:
             "this enrollment token is invalid, used up or expired: ask a team owner for a new one"
         )
     existing = repository.host_by_name(db, token.team_id, name)
-    if existing is not None:
-        if is_online(existing, now):
-            raise Conflict(f"a host named '{name}' is already online in this team; choose another --name")
+    if token.replaces_host_id is not None:
+        if existing is None or existing.id != token.replaces_host_id:
+            raise Conflict("this enrollment token replaces another host: give that host's --name")
+        # The owner's explicit replace: the same host, a new credential, not revoked any more.
+        existing.revoked_at = None
         host, credential = existing, rotate_credential(db, existing)
-        action = "host.re_enrolled"
+        action = "host.replaced"
+    elif existing is not None:
+        state = "online" if is_online(existing, now) else "registered"
+        raise Conflict(
+            f"a host named '{name}' is already {state} in this team: choose another --name, or ask a "
+            "team owner to replace it (Hosts, Replace: an enrollment token for that host only)"
+        )
     else:
         host, credential = register_host(db, token.team_id, name)
         action = "host.enrolled"

@@ -2,14 +2,13 @@
 
 from datetime import datetime
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Request, Response, status
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from storbench_api.db import utcnow
 from storbench_api.deps import DB, OwnerAccess
 from storbench_api.errors import NotFound
-from storbench_api.hosts.enrollment import create_enrollment_token
+from storbench_api.hosts.enrollment import create_enrollment_token, revoke_enrollment_token
 from storbench_api.ids import IdPath
 from storbench_api.models import EnrollmentToken
 
@@ -21,7 +20,13 @@ class EnrollmentTokenCreate(BaseModel):
 
     name: str | None = Field(default=None, max_length=120, examples=["nas clients, rack 4"])
     expires_in_hours: int = Field(default=24, ge=1, le=24 * 90)
-    uses: int | None = Field(default=None, ge=1, le=10_000)
+    uses: int = Field(default=1, ge=1, le=10_000, description="how many hosts may enroll with it")
+    replaces_host_id: int | None = Field(
+        default=None,
+        ge=1,
+        le=2**63 - 1,
+        description="re-enroll this existing host (new credential, same name and history), once",
+    )
 
 
 class EnrollmentTokenOut(BaseModel):
@@ -34,6 +39,7 @@ class EnrollmentTokenOut(BaseModel):
     uses_left: int | None
     last_used_at: datetime | None
     revoked_at: datetime | None
+    replaces_host_id: int | None = None
 
 
 class EnrollmentTokenCreated(EnrollmentTokenOut):
@@ -68,12 +74,22 @@ def list_tokens(db: DB, principal: OwnerAccess) -> EnrollmentTokenList:
     status_code=status.HTTP_201_CREATED,
     summary="Create an enrollment token",
 )
-def create_token(body: EnrollmentTokenCreate, db: DB, principal: OwnerAccess) -> EnrollmentTokenCreated:
-    """Run `storbench-worker --server URL --token TOKEN --name NAME` on each new host."""
-    token, secret = create_enrollment_token(db, principal, body.name, body.expires_in_hours, body.uses)
+def create_token(
+    request: Request, body: EnrollmentTokenCreate, db: DB, principal: OwnerAccess
+) -> EnrollmentTokenCreated:
+    """The token, and the commands that enroll a host with it (the token kept in a file, never in argv)."""
+    token, secret = create_enrollment_token(
+        db, principal, body.name, body.expires_in_hours, body.uses, body.replaces_host_id
+    )
     db.commit()
     out = EnrollmentTokenOut.model_validate(token, from_attributes=True)
-    command = f"storbench-worker --server <this URL> --token {secret} --name <host name> --allow <path>"
+    server = str(request.base_url).rstrip("/")
+    command = (
+        "install -m 600 /dev/null /etc/storbench-token && "
+        f"echo '{secret}' > /etc/storbench-token && "
+        f"storbench-worker --server {server} --token-file /etc/storbench-token "
+        "--name <host name> --allow <directory to benchmark>"
+    )
     return EnrollmentTokenCreated(**out.model_dump(), token=secret, command=command)
 
 
@@ -87,6 +103,6 @@ def revoke_token(token_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     )
     if token is None:
         raise NotFound(f"enrollment token {token_id} not found")
-    token.revoked_at = token.revoked_at or utcnow()
+    revoke_enrollment_token(db, principal, token)
     db.commit()
     return Response(status_code=204)

@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-HostStatus = Literal["online", "busy", "offline"]
+HostStatus = Literal["online", "busy", "offline", "revoked"]
 HOST_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$"
 
 
@@ -32,11 +32,19 @@ class HostOut(BaseModel):
     fio_version: str | None
     facts: dict[str, Any]
     created_at: datetime
+    revoked_at: datetime | None = None
 
 
 class HostCreated(HostOut):
     """A newly registered host with its worker token, shown only this once."""
 
+    worker_token: str
+
+
+class HostCredential(BaseModel):
+    """A host's new worker token, shown only this once."""
+
+    host_id: int
     worker_token: str
 
 

@@ -6,6 +6,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from storbench_api.audit import service as audit
+from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, NotFound, Unauthorized
 from storbench_api.hosts import repository
@@ -35,11 +37,51 @@ def rotate_credential(db: Session, host: Host) -> str:
 
 
 def host_for_credential(db: Session, token: str) -> Host:
-    """The host a worker token belongs to."""
+    """The host a worker token belongs to (never a revoked one)."""
     host = repository.host_by_credential(db, token_digest(token))
-    if host is None:
-        raise Unauthorized("unknown host credential: register the host again or use its current token")
+    if host is None or host.revoked_at is not None:
+        raise Unauthorized("unknown or revoked host credential: ask a team owner for a new one")
     return host
+
+
+def revoke_host(db: Session, principal: Principal, host: Host) -> None:
+    """Revoke a host: its credential stops working at once; the host and its history stay.
+
+    The caller fails its unfinished work, and removes its broker user once this is committed.
+    """
+    principal.require_owner()
+    if host.revoked_at is None:
+        host.revoked_at = utcnow()
+        # Nobody holds a token with this digest: every request of the old credential gets 401.
+        host.credential_hash = token_digest(new_token("sbh-revoked"))
+        audit.record(
+            db,
+            team_id=principal.team_id,
+            actor=principal.actor,
+            action="host.revoked",
+            resource_type="host",
+            resource_id=host.id,
+            hosts=[host.name],
+        )
+    db.flush()
+
+
+def rotate_host_credential(db: Session, principal: Principal, host: Host) -> str:
+    """A new worker token for the host (shown once); the old one, and its broker login, stop working."""
+    principal.require_owner()
+    if host.revoked_at is not None:
+        raise Conflict(f"host '{host.name}' is revoked: replace it with an enrollment token instead")
+    token = rotate_credential(db, host)
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="host.credential_rotated",
+        resource_type="host",
+        resource_id=host.id,
+        hosts=[host.name],
+    )
+    return token
 
 
 def get_host(db: Session, team_id: int, host_id: int) -> Host:
@@ -51,14 +93,16 @@ def get_host(db: Session, team_id: int, host_id: int) -> Host:
 
 
 def is_online(host: Host, now: datetime | None = None) -> bool:
-    """True when the host's worker sent a heartbeat recently."""
-    if host.last_seen_at is None:
+    """True when the host's worker sent a heartbeat recently (a revoked host never is)."""
+    if host.last_seen_at is None or host.revoked_at is not None:
         return False
     return (now or utcnow()) - host.last_seen_at <= get_settings().host_offline_after
 
 
 def host_status(host: Host, busy: bool) -> HostStatus:
-    """online / busy / offline as a user sees it."""
+    """online / busy / offline / revoked as a user sees it."""
+    if host.revoked_at is not None:
+        return "revoked"
     if not is_online(host):
         return "offline"
     return "busy" if busy else "online"
@@ -77,6 +121,7 @@ def describe_hosts(db: Session, hosts: Sequence[Host]) -> list[HostOut]:
             fio_version=h.fio_version,
             facts=h.facts or {},
             created_at=h.created_at,
+            revoked_at=h.revoked_at,
         )
         for h in hosts
     ]
@@ -93,10 +138,12 @@ def record_heartbeat(host: Host, facts: dict[str, Any] | None, fio_version: str 
 
 def offline_reason(host: Host) -> str:
     """Why a host cannot take work now, in words a user can act on."""
+    if host.revoked_at is not None:
+        return f"host '{host.name}' was revoked: an owner can replace it with an enrollment token"
     if host.last_seen_at is None:
         return (
             f"the worker on host '{host.name}' has never connected: start it with "
-            f"'storbench-worker --server URL --token TOKEN --name {host.name}'"
+            f"'storbench-worker --server URL --token-file FILE --name {host.name} --allow PATH'"
         )
     ago = int((utcnow() - host.last_seen_at) / timedelta(seconds=1))
     return (

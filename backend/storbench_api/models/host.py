@@ -24,3 +24,5 @@ class Host(TimestampMixin, Base):
     facts: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # Free-form labels to start a run on every host that has one (e.g. "rack4", "nfs-clients").
     labels: Mapped[list[str]] = mapped_column(JSON, default=list)
+    # Revoked: its credential and broker user are gone; its history stays.
+    revoked_at: Mapped[datetime | None]

@@ -80,6 +80,10 @@ class Assignment(TimestampMixin, Base):
     deadline_at: Mapped[datetime | None]
     # The host laid out its files and waits at the barrier.
     ready_at: Mapped[datetime | None]
+    # When its message was last handed to the broker, and when the worker first fetched it: a queued
+    # assignment never fetched is sent again (its message may have been lost).
+    dispatched_at: Mapped[datetime | None]
+    fetched_at: Mapped[datetime | None]
     error: Mapped[str | None] = mapped_column(Text)
     worker_info: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 

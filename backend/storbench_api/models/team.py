@@ -100,6 +100,8 @@ class EnrollmentToken(TimestampMixin, Base):
     uses_left: Mapped[int | None]
     last_used_at: Mapped[datetime | None]
     revoked_at: Mapped[datetime | None]
+    # Set by an owner to replace that host: the token re-enrolls it (new credential) and nothing else.
+    replaces_host_id: Mapped[int | None] = mapped_column(ForeignKey("hosts.id", ondelete="CASCADE"))
 
 
 class AuditEvent(Base):

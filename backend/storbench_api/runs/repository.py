@@ -74,9 +74,9 @@ def results_of_runs(db: Session, run_ids: Sequence[int]) -> Sequence[Result]:
     ).all()
 
 
-def unfinished_assignments(db: Session) -> Sequence[Assignment]:
-    """Queued or running assignments with their hosts and runs, for the sweeper to judge."""
-    return db.scalars(
+def unfinished_assignments(db: Session, host_id: int | None = None) -> Sequence[Assignment]:
+    """Queued or running assignments (of one host, when given) with their hosts and runs."""
+    query = (
         select(Assignment)
         .options(
             joinedload(Assignment.host),
@@ -84,7 +84,10 @@ def unfinished_assignments(db: Session) -> Sequence[Assignment]:
         )
         .where(Assignment.status.in_([RunStatus.queued, RunStatus.running]))
         .order_by(Assignment.id)
-    ).all()
+    )
+    if host_id is not None:
+        query = query.where(Assignment.host_id == host_id)
+    return db.scalars(query).all()
 
 
 def progress_samples(

@@ -7,7 +7,7 @@ from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.models import RunStatus
 from storbench_api.runs import repository, service, tasks
-from storbench_api.runs.events import run_events
+from storbench_api.runs.events import open_event_stream
 from storbench_api.runs.schemas import RunCreate, RunList, RunOut, RunProgress
 
 router = APIRouter(prefix="/runs", tags=["runs"])
@@ -61,13 +61,20 @@ def get_progress(run_id: IdPath, db: DB, principal: ReadAccess) -> RunProgress:
     "/{run_id}/events",
     summary="Live status and progress (Server-Sent Events)",
     response_class=StreamingResponse,
-    responses={200: {"content": {"text/event-stream": {}}}},
+    responses={200: {"content": {"text/event-stream": {}}}, 429: {"description": "Too many open streams"}},
 )
 def stream_events(run_id: IdPath, db: DB, principal: ReadAccess) -> StreamingResponse:
-    """`status` events on every change and a `progress` event per host-second, until the run ends."""
+    """`status` events on every change and a `progress` event per host-second, until the run ends.
+
+    A user may hold `max_event_streams_per_user` streams at once per API process; one more is a 429.
+    """
     service.get_run(db, principal.team_id, run_id)
+    stream = open_event_stream(principal.team_id, run_id, principal.user_id)
+    # The stream may last hours: end the request's transaction now, so its pooled connection is
+    # not held until the stream ends.
+    db.commit()
     return StreamingResponse(
-        run_events(principal.team_id, run_id),
+        stream,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

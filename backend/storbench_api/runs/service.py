@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from storbench_api import live
 from storbench_api.audit import service as audit
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
@@ -179,7 +180,9 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> tuple[Run, 
     run.target = target
     run.assignments = []
     for host in hosts:
-        assignment = Assignment(host_id=host.id, status=RunStatus.queued, worker_info={})
+        assignment = Assignment(
+            host_id=host.id, status=RunStatus.queued, worker_info={}, dispatched_at=utcnow()
+        )
         assignment.host = host
         run.assignments.append(assignment)
     db.add(run)
@@ -221,6 +224,7 @@ def _finish_assignment(assignment: Assignment, status: RunStatus, error: str | N
 
 def _refresh_run_status(run: Run) -> None:
     """Derive a run's status from its assignments: the one place a run changes state."""
+    live.announce_after_commit(run)
     if run.status.is_terminal:
         return
     states = [a.status for a in run.assignments]
@@ -260,6 +264,7 @@ def cancel_run(db: Session, principal: Principal, run_id: int) -> Run:
     run.status = RunStatus.cancelled
     run.error = f"cancelled by {principal.email}"
     run.finished_at = utcnow()
+    live.announce_after_commit(run)
     audit.record(
         db,
         team_id=principal.team_id,
@@ -460,6 +465,7 @@ def record_progress(db: Session, assignment: Assignment, samples: list[dict[str,
     if assignment.status == RunStatus.queued and samples:
         raise Conflict(f"assignment {assignment.id} has not started")
     for sample in samples:
+        live.announce_after_commit(assignment.run)
         db.add(
             ProgressSample(
                 assignment_id=assignment.id,
@@ -566,3 +572,51 @@ def sweep_stuck_assignments(db: Session, now: datetime | None = None, judge_live
             swept += 1
     db.flush()
     return swept
+
+
+def fail_host_assignments(
+    db: Session, host_id: int, reason: str, *, started_only: bool = False, except_ids: set[int] | None = None
+) -> int:
+    """Fail a host's unfinished assignments with the reason (only those it had begun, if asked)."""
+    failed = 0
+    for assignment in repository.unfinished_assignments(db, host_id):
+        begun = assignment.status == RunStatus.running or assignment.fetched_at is not None
+        if (started_only and not begun) or assignment.id in (except_ids or set()):
+            continue
+        record_failure(db, assignment, reason)
+        failed += 1
+    db.flush()
+    return failed
+
+
+def note_fetched(assignment: Assignment) -> None:
+    """The worker has the assignment: its message arrived, so it is never sent again."""
+    if assignment.fetched_at is None:
+        assignment.fetched_at = utcnow()
+
+
+def assignments_to_redispatch(db: Session, now: datetime | None = None) -> list[Assignment]:
+    """Queued assignments whose message seems lost: never fetched, their host online and idle.
+
+    Marked dispatched now; the caller commits, then sends each again (the worker skips an
+    assignment that is no longer queued, so a duplicate message costs nothing).
+    """
+    now = now or utcnow()
+    wait = get_settings().redispatch_after
+    unfinished = repository.unfinished_assignments(db)
+    busy = {a.host_id for a in unfinished if a.status == RunStatus.running or a.fetched_at is not None}
+    chosen = []
+    for assignment in unfinished:
+        sent = assignment.dispatched_at or assignment.created_at
+        if (
+            assignment.status == RunStatus.queued
+            and assignment.fetched_at is None
+            and assignment.host_id not in busy
+            and is_online(assignment.host, now)
+            and now - sent > wait
+        ):
+            assignment.dispatched_at = now
+            busy.add(assignment.host_id)  # one at a time per host: it runs one assignment at a time
+            chosen.append(assignment)
+    db.flush()
+    return chosen

@@ -5,18 +5,11 @@ import logging
 from sqlalchemy.orm import Session
 
 from storbench_api.broker import enqueue_assignment
-from storbench_api.errors import DomainError
+from storbench_api.errors import BrokerUnavailable
 from storbench_api.models import Run
 from storbench_api.runs import service
 
 log = logging.getLogger(__name__)
-
-
-class BrokerUnavailable(DomainError):
-    """The message broker refused or timed out."""
-
-    status_code = 503
-    code = "broker_unavailable"
 
 
 def dispatch_run(db: Session, run: Run) -> None:

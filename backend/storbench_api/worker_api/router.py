@@ -1,10 +1,13 @@
 """Endpoints workers call with their host credential; a host only ever sees its own work."""
 
+import logging
+
 from fastapi import APIRouter, Request, status
 
-from storbench_api.broker import celery_config, host_queue
+from storbench_api.broker import host_queue
 from storbench_api.db import utcnow
 from storbench_api.deps import DB, CurrentHost
+from storbench_api.hosts import broker_access
 from storbench_api.hosts.enrollment import enroll_host
 from storbench_api.hosts.service import record_heartbeat
 from storbench_api.ids import IdPath
@@ -23,12 +26,15 @@ from storbench_api.worker_api.schemas import (
     FilesReleased,
     FioOutputIn,
     Heartbeat,
+    Interrupted,
     ProgressIn,
+    RestartIn,
     StartIn,
     Stored,
     WorkerIdentity,
 )
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/worker", tags=["worker"])
 
 
@@ -68,17 +74,22 @@ def enroll(request: Request, body: EnrollIn, db: DB) -> Enrolled:
 
 @router.get("/me", response_model=WorkerIdentity, summary="The calling worker's host and queue")
 def whoami(host: CurrentHost) -> WorkerIdentity:
-    """The host this credential belongs to, its queue and broker settings."""
+    """The host this credential belongs to, its queue, and the broker URL with its own user.
+
+    The host's broker user is (re)created here and at every heartbeat, so a broker restarted
+    without persistence lets the host back in within one heartbeat.
+    """
     settings = get_settings()
-    config = celery_config(settings)
-    if settings.worker_broker_url:
-        config["broker_url"] = settings.worker_broker_url
+    try:
+        broker_access.ensure_broker_user(host)
+    except Exception as exc:  # the broker is down: the worker retries, and so do we
+        log.warning("could not set up the broker user of host %s: %s", host.id, exc)
     return WorkerIdentity(
         host_id=host.id,
         name=host.name,
         queue=host_queue(host.id),
+        broker_url=broker_access.worker_broker_url(host),
         heartbeat_interval_s=settings.heartbeat_interval.total_seconds(),
-        celery=config,
         server_time=utcnow(),
     )
 
@@ -93,8 +104,28 @@ def heartbeat(body: Heartbeat, host: CurrentHost, db: DB) -> WorkerIdentity:
 
 @router.get("/assignments/{assignment_id}", response_model=AssignmentOut, summary="Fetch an assignment")
 def get_assignment(assignment_id: IdPath, host: CurrentHost, db: DB) -> AssignmentOut:
-    """The jobs and target of one of this host's assignments."""
-    return _assignment_out(runs_service.assignment_for_host(db, host.id, assignment_id))
+    """The jobs and target of one of this host's assignments (fetched: it is never sent again)."""
+    assignment = runs_service.assignment_for_host(db, host.id, assignment_id)
+    runs_service.note_fetched(assignment)
+    db.commit()
+    return _assignment_out(assignment)
+
+
+@router.post("/restarted", response_model=Interrupted, summary="The worker (re)started")
+def restarted(body: RestartIn, host: CurrentHost, db: DB) -> Interrupted:
+    """A fresh worker process runs nothing: what this host had begun failed with it, said at once.
+
+    Assignments whose output waits in the host's spool are left alone: they will be delivered.
+    """
+    reason = (
+        f"the worker on host '{host.name}' restarted while this was running; fio stopped with it "
+        "(start the run again)"
+    )
+    failed = runs_service.fail_host_assignments(
+        db, host.id, reason, started_only=True, except_ids=set(body.spooled)
+    )
+    db.commit()
+    return Interrupted(failed=failed)
 
 
 @router.get("/assignments/{assignment_id}/state", response_model=AssignmentState, summary="Should fio go on?")

@@ -10,13 +10,17 @@ from storbench_api.models import RunStatus, TargetKind
 
 
 class WorkerIdentity(BaseModel):
-    """Who a worker is and how it reaches the broker; server_time lets it measure its clock offset."""
+    """Who a worker is, its queue and the broker URL with its own broker user; nothing else.
+
+    The worker fixes every other Celery setting itself (JSON only, no remote control).
+    server_time lets it measure its clock offset.
+    """
 
     host_id: IdField
     name: str
     queue: str
+    broker_url: str
     heartbeat_interval_s: float
-    celery: dict[str, Any]
     server_time: datetime
 
 
@@ -95,6 +99,18 @@ class FailureIn(BaseModel):
     """Why the worker could not run an assignment."""
 
     reason: str = Field(min_length=1, max_length=8000)
+
+
+class RestartIn(BaseModel):
+    """A worker that just started, with the assignments whose output waits in its spool."""
+
+    spooled: list[IdField] = Field(default_factory=list, max_length=1000)
+
+
+class Interrupted(BaseModel):
+    """How many of the host's begun assignments were failed because its worker restarted."""
+
+    failed: int
 
 
 class Stored(BaseModel):

@@ -121,14 +121,18 @@ class Stack:
     ) -> subprocess.Popen[bytes]:
         """A storbench-worker process for a registered host (prefix: e.g. `ip netns exec NS`)."""
         log = (self.workdir / f"worker-{name}.log").open("wb")
+        # The token goes in a file (never on the command line, where `ps` shows it).
+        token_file = self.workdir / f"worker-{name}.token"
+        token_file.write_text(token)
+        token_file.chmod(0o600)
         process = subprocess.Popen(
             [
                 *prefix,
                 str(BIN / "storbench-worker"),
                 "--server",
                 self.url,
-                "--token",
-                token,
+                "--token-file",
+                str(token_file),
                 "--name",
                 name,
                 "--allow",

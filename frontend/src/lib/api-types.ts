@@ -153,12 +153,17 @@ export interface EnrollmentToken {
   uses_left: number | null;
   last_used_at: IsoDateTime | null;
   revoked_at: IsoDateTime | null;
+  /** The existing host this token re-enrolls (an owner's explicit replace), if any. */
+  replaces_host_id?: number | null;
 }
 
 export interface EnrollmentTokenCreate {
   name?: string;
   expires_in_hours: number;
+  /** How many hosts may enroll with it (default 1). */
   uses?: number;
+  /** Re-enroll this existing host: new credential, same name and history. */
+  replaces_host_id?: number;
 }
 
 export interface EnrollmentTokenCreated extends EnrollmentToken {
@@ -192,7 +197,7 @@ export interface Health {
 
 // Hosts
 
-export type HostStatus = "online" | "busy" | "offline";
+export type HostStatus = "online" | "busy" | "offline" | "revoked";
 
 export interface Host {
   id: number;
@@ -214,6 +219,12 @@ export interface HostCreate {
 export interface HostUpdate {
   /** Each matches ^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$; at most 50. */
   labels: string[];
+}
+
+/** A host's new worker token after rotation, shown only this once. */
+export interface HostCredential {
+  host_id: number;
+  worker_token: string;
 }
 
 export interface HostCreated extends Host {

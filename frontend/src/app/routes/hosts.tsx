@@ -19,7 +19,7 @@ export function HostsRoute() {
         <div>
           <section aria-label="Host list">
             <QueryState isPending={hosts.isPending} error={hosts.error} label="hosts">
-              <HostsTable hosts={hosts.data?.items ?? []} canEdit={canWrite(role)} />
+              <HostsTable hosts={hosts.data?.items ?? []} canEdit={canWrite(role)} canManage={isOwner(role)} />
               <ShownOf page={hosts.data} noun="hosts" />
             </QueryState>
           </section>

@@ -21,7 +21,12 @@ describe("add host form", () => {
 
     const panel = await screen.findByRole("region", { name: "Worker token" });
     expect(within(panel).getByLabelText("Worker token")).toHaveValue("wt_abc123");
-    expect(within(panel).getByText(/storbench-worker --server http:\/\/\S+ --token wt_abc123 --name efs-client/)).toBeInTheDocument();
+    const command = within(panel).getByLabelText("Worker start command");
+    expect(command).toHaveTextContent("echo 'wt_abc123' > /etc/storbench-token");
+    expect(command).toHaveTextContent(
+      /storbench-worker --server http:\/\/\S+ --token-file \/etc\/storbench-token --name efs-client --allow/,
+    );
+    expect(command).not.toHaveTextContent("--token wt_abc123");
     expect(api.callsTo("POST /api/v1/hosts")[0]?.body).toEqual({ name: "efs-client" });
   });
 });

@@ -7,7 +7,11 @@ import type { HostCreated } from "../../../lib/api-types";
 import { useCreateHost } from "../api/create-host";
 
 function workerCommand(host: HostCreated): string {
-  return `storbench-worker --server ${window.location.origin} --token ${host.worker_token} --name ${host.name}`;
+  // The token goes in a file: on the command line every user of the host could read it with ps.
+  return [
+    `install -m 600 /dev/null /etc/storbench-token && echo '${host.worker_token}' > /etc/storbench-token`,
+    `storbench-worker --server ${window.location.origin} --token-file /etc/storbench-token --name ${host.name} --allow <directory to benchmark>`,
+  ].join("\n");
 }
 
 /** Registers a host, then shows its one-time worker token and start command. */

@@ -19,14 +19,21 @@ describe("enrollment tokens", () => {
 
     const form = await screen.findByRole("form", { name: "New enrollment token" });
     await user.type(within(form).getByLabelText(/Token name/), "rack 4");
-    await user.type(within(form).getByLabelText(/Uses/), "5");
+    const uses = within(form).getByLabelText(/Uses/);
+    expect(uses).toHaveValue(1); // one host per token unless the owner says more
+    await user.clear(uses);
+    await user.type(uses, "5");
     await user.click(within(form).getByRole("button", { name: "Create enrollment token" }));
 
     const panel = await screen.findByRole("region", { name: "New enrollment token" });
     expect(within(panel).getByLabelText("Enrollment token")).toHaveValue("sbe_enroll");
-    expect(within(panel).getByLabelText("Enrollment command")).toHaveTextContent(
-      `storbench-worker --server ${window.location.origin} --token sbe_enroll --name <host name> --allow <path>`,
+    const command = within(panel).getByLabelText("Enrollment command");
+    // The token goes to a file: never on a command line, where every user of the host could read it.
+    expect(command).toHaveTextContent("echo 'sbe_enroll' > /etc/storbench-token");
+    expect(command).toHaveTextContent(
+      `storbench-worker --server ${window.location.origin} --token-file /etc/storbench-token --name <host name> --allow <directory to benchmark>`,
     );
+    expect(command).not.toHaveTextContent("--token sbe_enroll");
     expect(api.callsTo("POST /api/v1/enrollment-tokens")[0]?.body).toEqual({
       name: "rack 4",
       expires_in_hours: 24,

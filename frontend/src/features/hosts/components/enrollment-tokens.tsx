@@ -16,9 +16,14 @@ import { useRevokeEnrollmentToken } from "../api/revoke-enrollment-token";
 
 const FIELDS = ["name", "expires_in_hours", "uses"] as const;
 
-/** What to run on a new host: the worker enrolls itself with the token and registers under its name. */
-export function enrollCommand(token: string): string {
-  return `storbench-worker --server ${window.location.origin} --token ${token} --name <host name> --allow <path>`;
+/** What to run on a new host: the token goes in a file (never on the command line, where `ps` shows it),
+ * and the worker enrolls itself under its name, lending only the directories named by --allow. */
+export function enrollCommand(token: string, hostName = "<host name>"): string {
+  return [
+    "apt-get install -y fio && pip install ./fio ./worker  # in a clone of storbench",
+    `install -m 600 /dev/null /etc/storbench-token && echo '${token}' > /etc/storbench-token`,
+    `storbench-worker --server ${window.location.origin} --token-file /etc/storbench-token --name ${hostName} --allow <directory to benchmark>`,
+  ].join("\n");
 }
 
 /** Owners: tokens with which hosts enroll themselves, shown once, listed and revoked. */
@@ -28,7 +33,8 @@ export function EnrollmentTokens() {
     <section className="panel" aria-labelledby="enrollment-heading">
       <h2 id="enrollment-heading">Enrollment tokens</h2>
       <p className="small muted">
-        One token enrolls many hosts: each worker registers itself under the name you give it.
+        A token enrolls as many hosts as its uses allow (one by default): each worker registers itself under
+        the name you give it. A name already taken needs an owner's Replace on the host.
       </p>
       <NewEnrollmentToken />
       <QueryState isPending={tokens.isPending} error={tokens.error} label="enrollment tokens">
@@ -41,7 +47,7 @@ export function EnrollmentTokens() {
 function NewEnrollmentToken() {
   const [name, setName] = useState("");
   const [hours, setHours] = useState("24");
-  const [uses, setUses] = useState("");
+  const [uses, setUses] = useState("1");
   const [created, setCreated] = useState<EnrollmentTokenCreated | null>(null);
   const createMutation = useCreateEnrollmentToken();
   const errors = fieldErrors(createMutation.error, FIELDS);
@@ -52,13 +58,13 @@ function NewEnrollmentToken() {
       {
         name: name.trim() || undefined,
         expires_in_hours: Number(hours),
-        uses: uses.trim() === "" ? undefined : Number(uses),
+        uses: Number(uses),
       },
       {
         onSuccess: (token) => {
           setCreated(token);
           setName("");
-          setUses("");
+          setUses("1");
         },
       },
     );
@@ -109,13 +115,14 @@ function NewEnrollmentToken() {
             />
           )}
         </FormField>
-        <FormField label="Uses" optional errors={errors.uses} hint="How many hosts. Empty: any number.">
+        <FormField label="Uses" errors={errors.uses} hint="How many hosts may enroll with it (1 to 10000).">
           {(control) => (
             <input
               {...control}
               type="number"
               min={1}
               max={10000}
+              required
               value={uses}
               onChange={(event) => setUses(event.target.value)}
             />

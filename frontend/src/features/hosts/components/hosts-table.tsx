@@ -2,6 +2,7 @@ import { StatusBadge } from "../../../components/ui/status-badge";
 import type { Host } from "../../../lib/api-types";
 import { formatDateTime, formatRelativeTime } from "../../../lib/format";
 import { useNow } from "../../../lib/use-now";
+import { HostCredentials } from "./host-credentials";
 import { HostLabels } from "./host-labels";
 
 function factSummary(facts: Record<string, unknown>): string {
@@ -12,8 +13,22 @@ function factSummary(facts: Record<string, unknown>): string {
     .join(" ");
 }
 
-/** The team's hosts; canEdit: the user may change their labels (members and owners). */
-export function HostsTable({ hosts, canEdit = false }: { hosts: Host[]; canEdit?: boolean }) {
+/** The directories and devices the host's worker lends to benchmarks (its --allow). */
+function allowedPaths(facts: Record<string, unknown>): string {
+  const roots = facts.allowed_roots;
+  return Array.isArray(roots) && roots.length > 0 ? roots.map(String).join(", ") : "—";
+}
+
+/** The team's hosts; canEdit: the user may change their labels (members and owners); canManage: owners. */
+export function HostsTable({
+  hosts,
+  canEdit = false,
+  canManage = false,
+}: {
+  hosts: Host[];
+  canEdit?: boolean;
+  canManage?: boolean;
+}) {
   const now = useNow(15_000);
   if (hosts.length === 0) return <p className="muted">No hosts yet. Add one to get a worker token.</p>;
   return (
@@ -26,7 +41,9 @@ export function HostsTable({ hosts, canEdit = false }: { hosts: Host[]; canEdit?
           <th scope="col">Labels</th>
           <th scope="col">Last seen</th>
           <th scope="col">fio version</th>
+          <th scope="col">Allowed paths</th>
           <th scope="col">Facts</th>
+          {canManage ? <th scope="col">Credential</th> : null}
         </tr>
       </thead>
       <tbody>
@@ -49,7 +66,13 @@ export function HostsTable({ hosts, canEdit = false }: { hosts: Host[]; canEdit?
               )}
             </td>
             <td>{host.fio_version ?? "—"}</td>
+            <td className="mono small">{allowedPaths(host.facts)}</td>
             <td className="mono small">{factSummary(host.facts) || "—"}</td>
+            {canManage ? (
+              <td>
+                <HostCredentials host={host} />
+              </td>
+            ) : null}
           </tr>
         ))}
       </tbody>

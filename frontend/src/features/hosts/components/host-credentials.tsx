@@ -1,0 +1,129 @@
+import { useState } from "react";
+import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
+import { CommandBlock } from "../../../components/ui/command-block";
+import { OneTimeSecret } from "../../../components/ui/one-time-secret";
+import type { EnrollmentTokenCreated, Host, HostCredential } from "../../../lib/api-types";
+import { useCreateEnrollmentToken } from "../api/create-enrollment-token";
+import { useRevokeHost } from "../api/revoke-host";
+import { useRotateHostCredential } from "../api/rotate-host-credential";
+import { enrollCommand } from "./enrollment-tokens";
+
+type Asking = "rotate" | "revoke" | null;
+
+/** Owners: give a host a new token, revoke it, or replace a revoked or lost one. */
+export function HostCredentials({ host }: { host: Host }) {
+  const [asking, setAsking] = useState<Asking>(null);
+  const [credential, setCredential] = useState<HostCredential | null>(null);
+  const [replacement, setReplacement] = useState<EnrollmentTokenCreated | null>(null);
+  const rotate = useRotateHostCredential();
+  const revoke = useRevokeHost();
+  const replace = useCreateEnrollmentToken();
+  const error = rotate.error ?? revoke.error ?? replace.error;
+
+  if (credential) {
+    return (
+      <OneTimeSecret
+        title={`New token for ${host.name}`}
+        label={`Worker token of ${host.name}`}
+        value={credential.worker_token}
+        copyLabel="Copy token"
+        intro={<>The old token no longer works; a run in progress keeps its result on the host until the worker restarts.</>}
+        onDone={() => setCredential(null)}
+      >
+        <p className="field-label">On {host.name}, put it in the worker's token file and restart the worker:</p>
+        <CommandBlock
+          label={`Token file command for ${host.name}`}
+          command={`install -m 600 /dev/null /etc/storbench-token && echo '${credential.worker_token}' > /etc/storbench-token`}
+          copyLabel="Copy command"
+        />
+      </OneTimeSecret>
+    );
+  }
+  if (replacement) {
+    return (
+      <OneTimeSecret
+        title={`Replacement token for ${host.name}`}
+        label={`Enrollment token replacing ${host.name}`}
+        value={replacement.token}
+        copyLabel="Copy token"
+        intro={<>It re-enrolls {host.name} once (same name and history, a new credential), and nothing else.</>}
+        onDone={() => setReplacement(null)}
+      >
+        <CommandBlock
+          label={`Enrollment command for ${host.name}`}
+          command={enrollCommand(replacement.token, host.name)}
+          copyLabel="Copy command"
+        />
+      </OneTimeSecret>
+    );
+  }
+  if (asking !== null) {
+    const question =
+      asking === "rotate"
+        ? `Give ${host.name} a new token? The current one stops working at once.`
+        : `Revoke ${host.name}? Its token and broker access stop at once and its queued or running runs fail. Its results stay.`;
+    return (
+      <div role="group" aria-label={`Confirm for ${host.name}`} className="confirm-box">
+        <p className="small">{question}</p>
+        <div className="button-row">
+          <button
+            type="button"
+            className="button button-small button-danger"
+            disabled={rotate.isPending || revoke.isPending}
+            onClick={() => {
+              const done = () => setAsking(null);
+              if (asking === "rotate") rotate.mutate(host.id, { onSuccess: setCredential, onSettled: done });
+              else revoke.mutate(host.id, { onSettled: done });
+            }}
+          >
+            {asking === "rotate" ? "Rotate token" : "Revoke host"}
+          </button>
+          <button type="button" className="button button-small" onClick={() => setAsking(null)}>
+            Keep
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="button-row">
+      {error ? <ApiErrorAlert error={error} title="Could not change the host's credential" /> : null}
+      {host.status === "revoked" ? null : (
+        <>
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={`Rotate the token of ${host.name}`}
+            onClick={() => setAsking("rotate")}
+          >
+            Rotate token
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={`Revoke ${host.name}`}
+            onClick={() => setAsking("revoke")}
+          >
+            Revoke
+          </button>
+        </>
+      )}
+      {host.status === "offline" || host.status === "revoked" ? (
+        <button
+          type="button"
+          className="button button-small"
+          aria-label={`Replace ${host.name}`}
+          disabled={replace.isPending}
+          onClick={() =>
+            replace.mutate(
+              { name: `replace ${host.name}`, expires_in_hours: 24, uses: 1, replaces_host_id: host.id },
+              { onSuccess: setReplacement },
+            )
+          }
+        >
+          Replace
+        </button>
+      ) : null}
+    </div>
+  );
+}
