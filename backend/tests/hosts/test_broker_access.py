@@ -1,5 +1,6 @@
 """A host's broker user reaches only its own queue: tried against the real Redis 7 with ACLs."""
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +15,7 @@ from storbench_api.hosts import broker_access
 from storbench_api.models import Host
 from tests.conftest import Caller, make_host
 
-ADMIN_URL = "redis://127.0.0.1:6379/15"
+ADMIN_URL = os.environ.get("STORBENCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 def _as_host(client: TestClient, token: str) -> dict[str, Any]:
