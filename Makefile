@@ -14,13 +14,14 @@ export npm_config_update_notifier := false
 FRONTEND_SOURCES := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
 	$(wildcard frontend/index.html frontend/vite.config.ts frontend/tsconfig*.json)
 
-.PHONY: help up test lint test-python test-fio test-backend test-worker test-cli test-frontend test-e2e \
+.PHONY: help up test lint api-types test-python test-fio test-backend test-worker test-cli test-frontend test-e2e \
 	deps python-deps frontend-deps frontend-build e2e-deps system-packages test-packages services bench clean
 
 help:
 	@echo "make up     run storbench locally (SQLite, embedded broker, local worker) on http://127.0.0.1:8000"
 	@echo "make test   run every test suite (starts PostgreSQL and Redis when none are running)"
 	@echo "make lint   ruff, mypy and TypeScript checks"
+	@echo "make api-types  regenerate the SPA's API types and fixtures from the API (after changing its schema)"
 
 # ---- installation ------------------------------------------------------------------------
 system-packages:
@@ -75,11 +76,18 @@ lint: python-deps frontend-deps e2e-deps
 	@$(VENV)/bin/ruff format --check fio worker backend cli migrations scripts bench
 	@echo "==> mypy (strict)"
 	@$(VENV)/bin/mypy
+	@echo "==> API contract: the SPA's generated API types and fixtures match the API"
+	@$(PY) scripts/openapi.py --check
 	@echo "==> TypeScript and ESLint"
 	@cd frontend && npm run --silent lint
 	@cd e2e && npx tsc -p tsconfig.json
 	@echo "==> docker-compose.yml"
 	@scripts/check-compose.sh
+
+# The SPA's API types (frontend/src/lib/api/schema.d.ts) and response fixtures, from the API's OpenAPI
+# schema and answers (same as `cd frontend && npm run gen:api`).
+api-types: python-deps frontend-deps
+	@$(PY) scripts/openapi.py
 
 test-fio: python-deps
 	@echo "==> fio package tests"
