@@ -14,7 +14,7 @@ export npm_config_update_notifier := false
 FRONTEND_SOURCES := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
 	$(wildcard frontend/index.html frontend/vite.config.ts frontend/tsconfig*.json)
 
-.PHONY: help up test lint api-types test-python test-fio test-backend test-worker test-cli test-frontend test-e2e \
+.PHONY: help up test lint api-types test-python test-fio test-protocol test-backend test-worker test-cli test-frontend test-e2e \
 	deps python-deps frontend-deps frontend-build e2e-deps system-packages test-packages services bench clean
 
 help:
@@ -30,11 +30,11 @@ system-packages:
 test-packages:
 	@scripts/bootstrap.sh test
 
-$(VENV)/.installed: requirements.lock fio/pyproject.toml worker/pyproject.toml backend/pyproject.toml cli/pyproject.toml
+$(VENV)/.installed: requirements.lock fio/pyproject.toml protocol/pyproject.toml worker/pyproject.toml backend/pyproject.toml cli/pyproject.toml
 	@echo "==> installing Python packages into $(VENV)"
 	@test -x $(PY) || python3 -m venv $(VENV)
 	@$(PY) -m pip install -q --disable-pip-version-check -r requirements.lock
-	@$(PY) -m pip install -q --disable-pip-version-check --no-deps -e fio -e worker -e backend -e cli
+	@$(PY) -m pip install -q --disable-pip-version-check --no-deps -e fio -e protocol -e worker -e backend -e cli
 	@touch $@
 
 python-deps: system-packages $(VENV)/.installed
@@ -72,8 +72,8 @@ up: deps
 # ---- checks --------------------------------------------------------------------------------
 lint: python-deps frontend-deps e2e-deps
 	@echo "==> ruff"
-	@$(VENV)/bin/ruff check fio worker backend cli migrations scripts bench
-	@$(VENV)/bin/ruff format --check fio worker backend cli migrations scripts bench
+	@$(VENV)/bin/ruff check fio protocol worker backend cli migrations scripts bench
+	@$(VENV)/bin/ruff format --check fio protocol worker backend cli migrations scripts bench
 	@echo "==> mypy (strict)"
 	@$(VENV)/bin/mypy
 	@echo "==> API contract: the SPA's generated API types and fixtures match the API"
@@ -92,6 +92,10 @@ api-types: python-deps frontend-deps
 test-fio: python-deps
 	@echo "==> fio package tests"
 	@cd fio && ../$(PYTEST) -q
+
+test-protocol: python-deps
+	@echo "==> worker protocol tests"
+	@cd protocol && ../$(PYTEST) -q
 
 test-worker: python-deps
 	@echo "==> worker tests"
@@ -113,7 +117,7 @@ test-e2e: deps e2e-deps services
 	@echo "==> end-to-end tests (Playwright, Debian Chromium)"
 	@cd e2e && npx playwright test
 
-test: lint test-fio test-worker test-backend test-cli test-frontend test-e2e
+test: lint test-fio test-protocol test-worker test-backend test-cli test-frontend test-e2e
 	@echo "==> all test suites passed"
 
 bench: python-deps services

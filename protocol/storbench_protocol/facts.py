@@ -1,0 +1,65 @@
+"""The heartbeat, and the facts about its host that make results comparable.
+
+Every fact is optional: a worker reports what it could read, and older workers fewer of them.
+"""
+
+from pydantic import BaseModel, Field
+
+
+class HostMount(BaseModel):
+    """A real file system (a device or a network share) and its mount options."""
+
+    source: str
+    mountpoint: str
+    fstype: str
+    options: str
+
+
+class HostNic(BaseModel):
+    """A network interface; speed in Mb/s when the driver says."""
+
+    name: str
+    speed_mbps: int | None = None
+    mtu: int | None = None
+    state: str | None = None
+
+
+class HostBlockDevice(BaseModel):
+    """A whole block device or a partition, and what uses it (never a target if anything does)."""
+
+    name: str
+    path: str
+    parent: str | None = None
+    size_bytes: int | None = Field(default=None, ge=0)
+    rotational: bool | None = None
+    model: str | None = None
+    scheduler: str | None = None
+    in_use: str | None = None
+
+
+class HostFacts(BaseModel):
+    """What a worker tells about its host at every heartbeat."""
+
+    hostname: str | None = None
+    os: str | None = None
+    kernel: str | None = None
+    arch: str | None = None
+    cpu_model: str | None = None
+    cpu_count: int | None = Field(default=None, ge=0)
+    memory_bytes: int | None = Field(default=None, ge=0)
+    mounts: list[HostMount] = Field(default_factory=list)
+    nics: list[HostNic] = Field(default_factory=list)
+    block_devices: list[HostBlockDevice] = Field(default_factory=list)
+    # The directories and block devices the worker was started with (--allow): nothing else is touched.
+    allowed_roots: list[str] = Field(default_factory=list)
+    sunrpc_tcp_slot_table_entries: int | None = None
+    # Server clock minus host clock, and half the round trip it was measured with (once measured).
+    clock_offset_ms: float | None = None
+    clock_uncertainty_ms: float | None = None
+
+
+class Heartbeat(BaseModel):
+    """A worker's periodic sign of life with the facts of its host (POST /worker/heartbeat)."""
+
+    fio_version: str | None = Field(default=None, max_length=64)
+    facts: HostFacts | None = None

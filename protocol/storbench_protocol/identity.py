@@ -1,0 +1,37 @@
+"""Enrolling a host, and who a worker is."""
+
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+from storbench_protocol.common import Id
+
+
+class EnrollRequest(BaseModel):
+    """A new host presenting an enrollment token (POST /worker/enroll)."""
+
+    token: str = Field(min_length=10, max_length=200)
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$")
+
+
+class Enrolled(BaseModel):
+    """The host's own credential: keep it, the enrollment token is not needed again."""
+
+    host_id: Id
+    name: str
+    worker_token: str
+
+
+class WorkerIdentity(BaseModel):
+    """Who a worker is, its queue and the broker URL with its own broker user; nothing else.
+
+    The worker fixes every other Celery setting itself (JSON only, no remote control).
+    server_time lets it measure its clock offset. Answer of GET /worker/me and of every heartbeat.
+    """
+
+    host_id: Id
+    name: str
+    queue: str
+    broker_url: str
+    heartbeat_interval_s: float
+    server_time: datetime

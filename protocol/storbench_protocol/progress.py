@@ -1,0 +1,33 @@
+"""Per-second progress a worker sends while fio runs (POST /worker/assignments/{id}/progress)."""
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Direction = Literal["read", "write", "trim"]
+
+
+class DirectionSample(BaseModel):
+    """One direction over one second."""
+
+    iops: float = Field(ge=0)
+    bw_bytes: float = Field(ge=0)
+    lat_mean_ns: float = Field(ge=0)
+
+
+class WorkerProgressSample(BaseModel):
+    """One second of fio's progress as the worker measured it from fio's status reports."""
+
+    elapsed_s: float = Field(ge=0, le=10**7)
+    # None while fio cannot estimate the end (a job bounded by size, not time).
+    eta_s: float | None = Field(default=None, ge=0, le=10**7)
+    percent: float | None = Field(default=None, ge=0, le=100)
+    # When fio wrote the report, in the server's clock (epoch milliseconds).
+    timestamp_ms: int | None = Field(default=None, ge=0)
+    directions: dict[Direction, DirectionSample]
+
+
+class ProgressReport(BaseModel):
+    """Samples since the last report (may be empty: then it only asks whether to go on)."""
+
+    samples: list[WorkerProgressSample] = Field(default_factory=list, max_length=600)
