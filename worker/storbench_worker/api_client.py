@@ -1,15 +1,41 @@
-"""The worker's HTTP client to the storbench API, authenticated as its host."""
+"""The worker's HTTP client to the storbench API, authenticated as its host.
+
+Every body sent and read is a model of the shared worker protocol (storbench_protocol).
+"""
 
 import gzip
-import json as jsonlib
-import random
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypeVar
 
 import httpx
+import tenacity
+from pydantic import BaseModel
 
+from storbench_protocol.assignments import (
+    AssignmentState,
+    BarrierState,
+    FailureReport,
+    FilesReleased,
+    Interrupted,
+    RestartReport,
+    StartReport,
+    WorkerAssignment,
+)
+from storbench_protocol.common import RunStatus
+from storbench_protocol.facts import Heartbeat, HostFacts
+from storbench_protocol.identity import Enrolled, EnrollRequest, WorkerIdentity
+from storbench_protocol.progress import ProgressReport, WorkerProgressSample
+from storbench_protocol.results import ResultStored, ResultUpload
 from storbench_worker.clock import ClockOffset
+
+Answer = TypeVar("Answer", bound=BaseModel)
+
+# Retries while the server is unreachable or failing (5xx, 429): exponential backoff with full
+# jitter, from half a second up to 10 s between tries, so hosts that lost the server together do
+# not come back together.
+RETRY_FIRST_S = 0.5
+RETRY_LONGEST_S = 10.0
 
 
 class ServerRefused(Exception):
@@ -21,11 +47,25 @@ class ServerRefused(Exception):
         self.message = message
 
 
+def _retrying(retry_for_s: float) -> tenacity.Retrying:
+    return tenacity.Retrying(
+        retry=tenacity.retry_if_exception_type((httpx.TransportError, httpx.HTTPStatusError)),
+        stop=tenacity.stop_after_delay(retry_for_s),
+        wait=tenacity.wait_random_exponential(multiplier=RETRY_FIRST_S, max=RETRY_LONGEST_S),
+        reraise=True,
+    )
+
+
 class ApiClient:
     """Calls /api/v1/worker/* with the host credential."""
 
     def __init__(
-        self, server: str, token: str, timeout_s: float = 30.0, clock: ClockOffset | None = None
+        self,
+        server: str,
+        token: str,
+        timeout_s: float = 30.0,
+        clock: ClockOffset | None = None,
+        transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.clock = clock or ClockOffset()
         self._http = httpx.Client(
@@ -33,21 +73,31 @@ class ApiClient:
             headers={"User-Agent": "storbench-worker"}
             | ({"Authorization": f"Bearer {token}"} if token else {}),
             timeout=timeout_s,
+            transport=transport,
         )
 
     def close(self) -> None:
         """Release the connection pool."""
         self._http.close()
 
-    def _call(self, method: str, path: str, json: Any = None, compress: bool = False) -> Any:
-        sent = time.time()
-        if compress:
+    def _call(
+        self,
+        method: str,
+        path: str,
+        body: BaseModel | None,
+        answer: type[Answer],
+        compress: bool = False,
+    ) -> Answer:
+        """One request; the answer read as `answer`. 5xx and 429 raise HTTPStatusError (retryable)."""
+        # Only what was set: a fact the worker could not read is left out, never sent as null.
+        content = body.model_dump_json(exclude_unset=True).encode() if body is not None else None
+        headers = {"Content-Type": "application/json"} if content is not None else {}
+        if compress and content is not None:
             # fio's JSON shrinks about tenfold: large outputs fit the upload limit.
-            body = gzip.compress(jsonlib.dumps(json).encode(), compresslevel=6)
-            headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
-            response = self._http.request(method, path, content=body, headers=headers)
-        else:
-            response = self._http.request(method, path, json=json)
+            content = gzip.compress(content, compresslevel=6)
+            headers["Content-Encoding"] = "gzip"
+        sent = time.time()
+        response = self._http.request(method, path, content=content, headers=headers)
         received = time.time()
         if response.status_code >= 400:
             try:
@@ -57,107 +107,81 @@ class ApiClient:
             if response.status_code >= 500 or response.status_code == 429:
                 raise httpx.HTTPStatusError(message, request=response.request, response=response)
             raise ServerRefused(response.status_code, message)
-        body = response.json()
-        if isinstance(body, dict) and isinstance(body.get("server_time"), str):
-            self.clock.observe(sent, received, body["server_time"])
-        return body
-
-    def call_with_retry(
-        self, method: str, path: str, json: Any = None, retry_for_s: float = 60.0, compress: bool = False
-    ) -> Any:
-        """A call retried with backoff (and jitter) while the server is unreachable or failing."""
-        deadline = time.monotonic() + retry_for_s
-        delay = 0.5
-        while True:
-            try:
-                return self._call(method, path, json, compress=compress)
-            except (httpx.TransportError, httpx.HTTPStatusError):
-                if time.monotonic() >= deadline:
-                    raise
-                time.sleep(delay * random.uniform(0.5, 1.0))
-                delay = min(delay * 2, 10.0)
-
-    def enroll(self, enrollment_token: str, name: str) -> dict[str, Any]:
-        """Exchange an enrollment token for this host's own credential."""
-        result: dict[str, Any] = self.call_with_retry(
-            "POST", "/enroll", {"token": enrollment_token, "name": name}, retry_for_s=60
-        )
+        result = answer.model_validate_json(response.content)
+        server_time = getattr(result, "server_time", None)
+        if isinstance(server_time, datetime):
+            self.clock.observe(sent, received, server_time)
         return result
 
-    def whoami(self, retry_for_s: float = 60.0) -> dict[str, Any]:
-        """This host's identity, queue and broker settings."""
-        result: dict[str, Any] = self.call_with_retry("GET", "/me", retry_for_s=retry_for_s)
-        return result
-
-    def heartbeat(self, fio_version: str | None, facts: dict[str, Any]) -> dict[str, Any]:
-        """Report liveness and host facts."""
-        result: dict[str, Any] = self._call(
-            "POST", "/heartbeat", {"fio_version": fio_version, "facts": facts}
-        )
-        return result
-
-    def assignment(self, assignment_id: int) -> dict[str, Any]:
-        """The jobs and target of an assignment."""
-        result: dict[str, Any] = self.call_with_retry("GET", f"/assignments/{assignment_id}")
-        return result
-
-    def progress(self, assignment_id: int, samples: list[dict[str, Any]]) -> str:
-        """Report progress samples (single quick try); returns the assignment's status."""
-        result: dict[str, Any] = self._call(
-            "POST", f"/assignments/{assignment_id}/progress", {"samples": samples}
-        )
-        return str(result["status"])
-
-    def ready(self, assignment_id: int) -> dict[str, Any]:
-        """Say the files are laid out; the answer carries the start time once every host is ready."""
-        result: dict[str, Any] = self.call_with_retry("POST", f"/assignments/{assignment_id}/ready")
-        return result
-
-    def started(self, assignment_id: int, fio_started_at: float) -> dict[str, Any]:
-        """Tell the server fio started at this moment (epoch seconds in the server's clock)."""
-        body = {
-            "fio_started_at": datetime.fromtimestamp(fio_started_at, UTC).isoformat(),
-            "clock_offset_ms": self.clock.offset_s * 1000,
-        }
-        result: dict[str, Any] = self.call_with_retry("POST", f"/assignments/{assignment_id}/start", body)
-        return result
-
-    def upload(
+    def _call_with_retry(
         self,
-        assignment_id: int,
-        fio_output: str,
-        stopped_early: str | None,
-        retry_for_s: float,
-        worker_cpu_percent: float | None = None,
-    ) -> int:
-        """Upload fio's output until acknowledged; returns how many results were stored."""
-        body = {
-            "fio_output": fio_output,
-            "stopped_early": stopped_early,
-            "worker_cpu_percent": worker_cpu_percent,
-        }
-        result = self.call_with_retry(
-            "POST", f"/assignments/{assignment_id}/result", body, retry_for_s, compress=True
+        method: str,
+        path: str,
+        body: BaseModel | None,
+        answer: type[Answer],
+        retry_for_s: float = 60.0,
+        compress: bool = False,
+    ) -> Answer:
+        """A call retried (with jitter) while the server is unreachable or failing, up to retry_for_s."""
+        result: Answer = _retrying(retry_for_s)(self._call, method, path, body, answer, compress)
+        return result
+
+    def enroll(self, enrollment_token: str, name: str) -> Enrolled:
+        """Exchange an enrollment token for this host's own credential."""
+        body = EnrollRequest(token=enrollment_token, name=name)
+        return self._call_with_retry("POST", "/enroll", body, Enrolled)
+
+    def whoami(self, retry_for_s: float = 60.0) -> WorkerIdentity:
+        """This host's identity, queue and broker settings."""
+        return self._call_with_retry("GET", "/me", None, WorkerIdentity, retry_for_s)
+
+    def heartbeat(self, fio_version: str | None, facts: HostFacts) -> WorkerIdentity:
+        """Report liveness and host facts (single try: the next beat is the retry)."""
+        return self._call(
+            "POST", "/heartbeat", Heartbeat(fio_version=fio_version, facts=facts), WorkerIdentity
         )
-        return int(result["results"])
+
+    def assignment(self, assignment_id: int) -> WorkerAssignment:
+        """The jobs and target of an assignment."""
+        return self._call_with_retry("GET", f"/assignments/{assignment_id}", None, WorkerAssignment)
+
+    def progress(self, assignment_id: int, samples: list[WorkerProgressSample]) -> RunStatus:
+        """Report progress samples (single quick try); returns the assignment's status."""
+        report = ProgressReport(samples=samples)
+        return self._call("POST", f"/assignments/{assignment_id}/progress", report, AssignmentState).status
+
+    def ready(self, assignment_id: int) -> BarrierState:
+        """Say the files are laid out; the answer carries the start time once every host is ready."""
+        return self._call_with_retry("POST", f"/assignments/{assignment_id}/ready", None, BarrierState)
+
+    def started(self, assignment_id: int, fio_started_at: float) -> WorkerAssignment:
+        """Tell the server fio started at this moment (epoch seconds in the server's clock)."""
+        report = StartReport(
+            fio_started_at=datetime.fromtimestamp(fio_started_at, UTC),
+            clock_offset_ms=self.clock.offset_s * 1000,
+        )
+        return self._call_with_retry("POST", f"/assignments/{assignment_id}/start", report, WorkerAssignment)
+
+    def upload(self, assignment_id: int, upload: ResultUpload, retry_for_s: float) -> int:
+        """Upload fio's output until acknowledged; returns how many results were stored."""
+        path = f"/assignments/{assignment_id}/result"
+        stored = self._call_with_retry("POST", path, upload, ResultStored, retry_for_s, compress=True)
+        return stored.results
 
     def restarted(self, spooled: list[int]) -> int:
         """Tell the server this worker (re)started: what it had begun died with its predecessor.
 
         spooled: assignments whose output waits in the spool (measured, to be delivered).
         """
-        result: dict[str, Any] = self.call_with_retry(
-            "POST", "/restarted", {"spooled": spooled[:1000]}, retry_for_s=60
-        )
-        return int(result["failed"])
+        report = RestartReport(spooled=spooled[:1000])
+        return self._call_with_retry("POST", "/restarted", report, Interrupted).failed
 
     def release_files(self, assignment_id: int, retry_for_s: float = 60.0) -> bool:
         """Say this host is done with the run's files; True when it should remove them."""
-        answer = self.call_with_retry(
-            "POST", f"/assignments/{assignment_id}/files-released", None, retry_for_s
-        )
-        return bool(answer["remove"])
+        path = f"/assignments/{assignment_id}/files-released"
+        return self._call_with_retry("POST", path, None, FilesReleased, retry_for_s).remove
 
     def fail(self, assignment_id: int, reason: str) -> None:
         """Report why the assignment could not run."""
-        self.call_with_retry("POST", f"/assignments/{assignment_id}/failure", {"reason": reason[:8000]})
+        report = FailureReport(reason=reason[:8000] or "the worker reported a failure")
+        self._call_with_retry("POST", f"/assignments/{assignment_id}/failure", report, AssignmentState)

@@ -103,9 +103,9 @@ def host_credential(config: WorkerConfig) -> str:
     config.state_dir.mkdir(parents=True, exist_ok=True)
     fd = os.open(saved, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:
-        handle.write(enrolled["worker_token"])
-    log.info("enrolled as host '%s'; credential saved in %s", enrolled["name"], saved)
-    return str(enrolled["worker_token"])
+        handle.write(enrolled.worker_token)
+    log.info("enrolled as host '%s'; credential saved in %s", enrolled.name, saved)
+    return enrolled.worker_token
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -121,9 +121,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"storbench-worker: the server refused this token ({exc.message})")
     except Exception as exc:
         sys.exit(f"storbench-worker: cannot reach {config.server}: {exc}")
-    if config.name and config.name != identity["name"]:
-        sys.exit(f"storbench-worker: this token belongs to host '{identity['name']}', not '{config.name}'")
-    host_name = identity["name"]
+    if config.name and config.name != identity.name:
+        sys.exit(f"storbench-worker: this token belongs to host '{identity.name}', not '{config.name}'")
+    host_name = identity.name
     spool = Spool(config.spool_dir)
     spool.upload_pending(api, retry_for_s=30)
     # A fresh process runs nothing: whatever this host had begun died with the previous one
@@ -141,29 +141,26 @@ def main(argv: list[str] | None = None) -> None:
         log.info("removed scratch files an interrupted run left behind: %s", leftover)
     configure(WorkerContext(config=config, api=api, host_name=host_name, spool=spool, scratch=scratch))
     try:
-        settings = celery_settings(identity["broker_url"], identity["queue"])
+        settings = celery_settings(identity.broker_url, identity.queue)
     except BadBrokerSettings as exc:
         sys.exit(f"storbench-worker: {exc}")
     app.conf.update(settings)
     _prepare_filesystem_broker(settings)
     heartbeat = Heartbeat(
-        api,
-        identity["heartbeat_interval_s"],
-        config.fio_binary,
-        allowed_roots=config.allowed_roots,
+        api, identity.heartbeat_interval_s, config.fio_binary, allowed_roots=config.allowed_roots
     )
     # Outputs the server refused or could not take yet are sent again from their own thread, with
     # backoff: a long upload never delays a heartbeat.
-    SpoolSender(spool, api, identity["heartbeat_interval_s"]).start()
+    SpoolSender(spool, api, identity.heartbeat_interval_s).start()
     heartbeat.beat()
     heartbeat.start()
-    log.info("host '%s' ready; consuming queue %s (pid %d)", host_name, identity["queue"], os.getpid())
+    log.info("host '%s' ready; consuming queue %s (pid %d)", host_name, identity.queue, os.getpid())
     try:
         app.worker_main(
             [
                 "worker",
                 "--queues",
-                identity["queue"],
+                identity.queue,
                 "--hostname",
                 f"storbench@{host_name}",
                 "--pool",

@@ -4,7 +4,8 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+
+from storbench_protocol.facts import HostBlockDevice
 
 SYS_BLOCK = Path("/sys/class/block")
 # Signatures of devices that belong to a pool or serve as swap, as blkid names them.
@@ -102,7 +103,7 @@ def device_in_use(
     return None
 
 
-def block_devices(probe_signature: bool = False) -> list[dict[str, Any]]:
+def block_devices(probe_signature: bool = False) -> list[HostBlockDevice]:
     """Whole devices and their partitions: size, rotational, model, scheduler and what uses them."""
     devices = []
     root = Path("/sys/block")
@@ -118,15 +119,15 @@ def block_devices(probe_signature: bool = False) -> list[dict[str, Any]]:
         for name in (device.name, *_partitions(device.name)):
             sectors = _read(SYS_BLOCK / name / "size")
             devices.append(
-                {
-                    "name": name,
-                    "path": f"/dev/{name}",
-                    "parent": None if name == device.name else device.name,
-                    "size_bytes": int(sectors) * 512 if sectors and sectors.isdigit() else None,
-                    "rotational": _read(device / "queue" / "rotational") == "1",
-                    "model": _read(device / "device" / "model"),
-                    "scheduler": active,
-                    "in_use": device_in_use(Path(f"/dev/{name}"), probe_signature=probe_signature),
-                }
+                HostBlockDevice(
+                    name=name,
+                    path=f"/dev/{name}",
+                    parent=None if name == device.name else device.name,
+                    size_bytes=int(sectors) * 512 if sectors and sectors.isdigit() else None,
+                    rotational=_read(device / "queue" / "rotational") == "1",
+                    model=_read(device / "device" / "model"),
+                    scheduler=active,
+                    in_use=device_in_use(Path(f"/dev/{name}"), probe_signature=probe_signature),
+                )
             )
     return devices

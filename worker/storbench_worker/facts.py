@@ -5,8 +5,8 @@ import platform
 import socket
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
+from storbench_protocol.facts import HostFacts, HostMount, HostNic
 from storbench_worker.devices import block_devices
 
 
@@ -33,9 +33,9 @@ def _memory_bytes() -> int | None:
 _NETWORK_FS = {"nfs", "nfs4", "cifs", "smb3", "fuse.sshfs", "ceph", "glusterfs", "lustre", "fuse"}
 
 
-def _mounts() -> list[dict[str, str]]:
+def _mounts() -> list[HostMount]:
     """Real file systems (not proc/sys/cgroup noise), with their options."""
-    mounts: list[dict[str, str]] = []
+    mounts: list[HostMount] = []
     try:
         lines = Path("/proc/mounts").read_text().splitlines()
     except OSError:
@@ -46,7 +46,7 @@ def _mounts() -> list[dict[str, str]]:
             continue
         source, mountpoint, fstype, options = parts[:4]
         if source.startswith("/dev/") or fstype in _NETWORK_FS or fstype.startswith("nfs"):
-            mounts.append({"source": source, "mountpoint": mountpoint, "fstype": fstype, "options": options})
+            mounts.append(HostMount(source=source, mountpoint=mountpoint, fstype=fstype, options=options))
     return mounts
 
 
@@ -64,7 +64,7 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _nics() -> list[dict[str, Any]]:
+def _nics() -> list[HostNic]:
     """Network interfaces with their link speed (Mb/s; None when the driver does not say)."""
     nics = []
     root = Path("/sys/class/net")
@@ -73,32 +73,30 @@ def _nics() -> list[dict[str, Any]]:
             continue
         speed = _read(nic / "speed")
         nics.append(
-            {
-                "name": nic.name,
-                "speed_mbps": int(speed)
-                if speed and speed.lstrip("-").isdigit() and int(speed) > 0
-                else None,
-                "mtu": int(mtu) if (mtu := _read(nic / "mtu")) and mtu.isdigit() else None,
-                "state": _read(nic / "operstate"),
-            }
+            HostNic(
+                name=nic.name,
+                speed_mbps=int(speed) if speed and speed.lstrip("-").isdigit() and int(speed) > 0 else None,
+                mtu=int(mtu) if (mtu := _read(nic / "mtu")) and mtu.isdigit() else None,
+                state=_read(nic / "operstate"),
+            )
         )
     return nics
 
 
-def collect_facts(allowed_roots: Sequence[Path] = ()) -> dict[str, Any]:
+def collect_facts(allowed_roots: Sequence[Path] = ()) -> HostFacts:
     """Hostname, OS, CPU, memory, NICs, block devices, mounts and the paths this worker allows."""
     uname = platform.uname()
-    return {
-        "hostname": socket.gethostname(),
-        "os": platform.platform(),
-        "kernel": uname.release,
-        "arch": uname.machine,
-        "cpu_model": _cpu_model(),
-        "cpu_count": os.cpu_count(),
-        "memory_bytes": _memory_bytes(),
-        "mounts": _mounts(),
-        "nics": _nics(),
-        "block_devices": block_devices(),
-        "allowed_roots": [str(root) for root in allowed_roots],
-        "sunrpc_tcp_slot_table_entries": _sunrpc_slots(),
-    }
+    return HostFacts(
+        hostname=socket.gethostname(),
+        os=platform.platform(),
+        kernel=uname.release,
+        arch=uname.machine,
+        cpu_model=_cpu_model(),
+        cpu_count=os.cpu_count(),
+        memory_bytes=_memory_bytes(),
+        mounts=_mounts(),
+        nics=_nics(),
+        block_devices=block_devices(),
+        allowed_roots=[str(root) for root in allowed_roots],
+        sunrpc_tcp_slot_table_entries=_sunrpc_slots(),
+    )

@@ -52,13 +52,12 @@ class Heartbeat(threading.Thread):
         try:
             facts = collect_facts(self._allowed_roots)
             if self._api.clock.uncertainty_s is not None:
-                facts["clock_offset_ms"] = round(self._api.clock.offset_s * 1000, 3)
-                facts["clock_uncertainty_ms"] = round(self._api.clock.uncertainty_s * 1000, 3)
+                facts.clock_offset_ms = round(self._api.clock.offset_s * 1000, 3)
+                facts.clock_uncertainty_ms = round(self._api.clock.uncertainty_s * 1000, 3)
             answer = self._api.heartbeat(self._fio_version(), facts)
             # The server may change the period (it judges liveness by it): follow it, within reason.
-            interval = answer.get("heartbeat_interval_s")
-            if isinstance(interval, int | float) and 1 <= interval <= 300:
-                self._interval_s = float(interval)
+            if 1 <= answer.heartbeat_interval_s <= 300:
+                self._interval_s = answer.heartbeat_interval_s
         except Exception as exc:
             log.warning("heartbeat failed: %s", exc)
             return

@@ -4,12 +4,12 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from typing import Any, Literal
 
 from storbench_fio.confine import target_path_problem
 from storbench_fio.errors import FioJobError
 from storbench_fio.job import FioJob, validate_job_dict
 from storbench_fio.safety import SafetyLimits, SafetyTarget, check_jobs_safety
+from storbench_protocol.assignments import AssignmentTarget, FioJobOptions, TargetKind
 from storbench_worker.devices import device_in_use
 
 
@@ -17,27 +17,26 @@ class CannotRun(Exception):
     """The assignment cannot run on this host; the message says why and what to do."""
 
 
-def resolved_target(path_text: str, kind: str, allowed_roots: tuple[Path, ...], host_name: str) -> Path:
+def resolved_target(
+    path_text: str, kind: TargetKind, allowed_roots: tuple[Path, ...], host_name: str
+) -> Path:
     """The target's real path, refused unless it is inside what this host allows (symlinks resolved).
 
     The path as given and the path it resolves to must both pass: a link inside an allowed root
     that points at /etc is refused like /etc.
     """
-    target_kind: Literal["directory", "block_device"] = (
-        "block_device" if kind == "block_device" else "directory"
-    )
     roots = list(
         dict.fromkeys([str(root) for root in allowed_roots] + [os.path.realpath(r) for r in allowed_roots])
     )
     real = os.path.realpath(path_text)
     for shown in dict.fromkeys((path_text, real)):
-        problem = target_path_problem(shown, target_kind, roots)
+        problem = target_path_problem(shown, kind, roots)
         if problem is not None:
             raise CannotRun(f"target {path_text} refused by host '{host_name}': {problem}")
     return Path(real)
 
 
-def validated_jobs(raw_jobs: list[dict[str, Any]]) -> list[FioJob]:
+def validated_jobs(raw_jobs: list[FioJobOptions]) -> list[FioJob]:
     """The server's jobs checked again here: a host trusts no one with its disks."""
     jobs = []
     for raw in raw_jobs:
@@ -75,14 +74,14 @@ def free_bytes(path: Path) -> int:
 
 def check_safety(
     jobs: list[FioJob],
-    target: dict[str, Any],
+    target: AssignmentTarget,
     path: Path,
     limits: SafetyLimits,
     check_free_space: bool = True,
     host_count: int = 1,
 ) -> None:
     """The fio package's safety rules, with what only the host knows: free space, memory, devices."""
-    is_device = target["kind"] == "block_device"
+    is_device = target.kind == "block_device"
     if is_device:
         in_use = device_in_use(path)
         if in_use is not None:
@@ -90,8 +89,8 @@ def check_safety(
     safety_target = SafetyTarget(
         kind="block_device" if is_device else "directory",
         path=str(path),
-        destructive=bool(target.get("destructive")),
-        confirmed_destructive=bool(target.get("confirmed_destructive")),
+        destructive=target.destructive,
+        confirmed_destructive=target.confirmed_destructive,
         free_bytes=None if is_device or not check_free_space else free_bytes(path),
         host_memory_bytes=memory_bytes(),
         host_count=host_count,

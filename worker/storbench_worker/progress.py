@@ -6,7 +6,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-DIRECTIONS = ("read", "write", "trim")
+from storbench_protocol.progress import Direction, DirectionSample, WorkerProgressSample
+
+DIRECTIONS: tuple[Direction, ...] = ("read", "write", "trim")
 
 
 OTHER_TAIL_CHARS = 4000
@@ -129,35 +131,39 @@ def _eta(document: dict[str, Any]) -> tuple[float, float | None]:
 SHORTEST_SAMPLE_S = 0.5
 
 
-def sample_between(previous: dict[str, Any] | None, current: dict[str, Any]) -> dict[str, Any] | None:
+def sample_between(previous: dict[str, Any] | None, current: dict[str, Any]) -> WorkerProgressSample | None:
     """IOPS, bandwidth and mean latency per direction over the interval between two reports."""
     now = _totals(current)
     before = _totals(previous) if previous is not None else {}
-    directions: dict[str, dict[str, float]] = {}
-    for direction, totals in now.items():
+    directions: dict[Direction, DirectionSample] = {}
+    for direction in DIRECTIONS:
+        totals = now.get(direction)
+        if totals is None:
+            continue
         old = before.get(direction, {"ios": 0.0, "bytes": 0.0, "runtime_ms": 0.0, "lat_sum_ns": 0.0})
         seconds = (totals["runtime_ms"] - old["runtime_ms"]) / 1000
         ios = totals["ios"] - old["ios"]
         if seconds <= 0 or ios < 0 or (previous is not None and seconds < SHORTEST_SAMPLE_S):
             continue
-        directions[direction] = {
-            "iops": ios / seconds,
-            "bw_bytes": (totals["bytes"] - old["bytes"]) / seconds,
-            "lat_mean_ns": (totals["lat_sum_ns"] - old["lat_sum_ns"]) / ios if ios else 0.0,
-        }
+        directions[direction] = DirectionSample(
+            iops=ios / seconds,
+            # fio's counters only grow; a negative difference would be fio's rounding, not a rate.
+            bw_bytes=max((totals["bytes"] - old["bytes"]) / seconds, 0.0),
+            lat_mean_ns=max((totals["lat_sum_ns"] - old["lat_sum_ns"]) / ios, 0.0) if ios else 0.0,
+        )
     if not directions:
         return None
     elapsed, eta = _eta(current)
     percent = None
     if eta is not None and elapsed + eta > 0:
         percent = round(min(100 * elapsed / (elapsed + eta), 100.0), 1)
-    return {
-        "timestamp_ms": int(current.get("timestamp_ms") or 0),
-        "elapsed_s": elapsed,
-        "eta_s": eta,
-        "percent": percent,
-        "directions": directions,
-    }
+    return WorkerProgressSample(
+        timestamp_ms=int(current.get("timestamp_ms") or 0),
+        elapsed_s=elapsed,
+        eta_s=eta,
+        percent=percent,
+        directions=directions,
+    )
 
 
 # How long after fio's next report is due the worker looks for it (fio takes a moment to write it).
@@ -179,9 +185,9 @@ class ProgressReporter:
         self._clock_offset_s = clock_offset_s
         self._previous: dict[str, Any] | None = None
         self._last_report_at: float | None = None
-        self.pending: list[dict[str, Any]] = []
+        self.pending: list[WorkerProgressSample] = []
 
-    def collect(self) -> list[dict[str, Any]]:
+    def collect(self) -> list[WorkerProgressSample]:
         """New samples since the last call, kept pending until `sent` is called."""
         for document in self._stream.new_documents():
             sample = sample_between(self._previous, document)
@@ -189,8 +195,8 @@ class ProgressReporter:
             if document.get("timestamp_ms"):
                 self._last_report_at = float(document["timestamp_ms"]) / 1000
             if sample is not None:
-                if sample["timestamp_ms"]:
-                    sample["timestamp_ms"] += round(self._clock_offset_s() * 1000)
+                if sample.timestamp_ms:
+                    sample.timestamp_ms += round(self._clock_offset_s() * 1000)
                 self.pending.append(sample)
         return list(self.pending)
 

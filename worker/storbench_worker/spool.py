@@ -1,9 +1,7 @@
 """Outputs kept on local disk until the server acknowledges them, across restarts."""
 
-import json
 import logging
 import os
-import random
 import shutil
 import signal
 import threading
@@ -11,13 +9,49 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import tenacity
+from pydantic import ValidationError
+
+from storbench_protocol.results import ResultUpload
 from storbench_worker.api_client import ApiClient, ServerRefused
 
 log = logging.getLogger(__name__)
 
-# Retries of a refused or failed upload: from 30 s, doubling, to at most 30 min between tries.
+# Retries of a refused or failed upload: exponential backoff with jitter, 15-30 s after the first
+# failure, doubling, at most 30 min between tries.
 RETRY_FIRST_S = 15.0
 RETRY_LONGEST_S = 1800.0
+
+
+class UploadSchedule:
+    """When each assignment's refused or failed upload is tried again (tenacity's backoff, per assignment)."""
+
+    def __init__(self) -> None:
+        self._retrying = tenacity.Retrying(
+            wait=tenacity.wait_exponential_jitter(
+                multiplier=RETRY_FIRST_S, max=RETRY_LONGEST_S, jitter=RETRY_FIRST_S
+            )
+        )
+        self._tries: dict[int, tenacity.RetryCallState] = {}
+        self._next_try: dict[int, float] = {}
+
+    def failed(self, assignment_id: int) -> None:
+        """One more failure: the next try waits longer."""
+        tries = self._tries.get(assignment_id)
+        if tries is None:
+            tries = self._tries[assignment_id] = tenacity.RetryCallState(self._retrying, None, (), {})
+        else:
+            tries.attempt_number += 1
+        self._next_try[assignment_id] = time.monotonic() + self._retrying.wait(tries)
+
+    def succeeded(self, assignment_id: int) -> None:
+        """Delivered: forget its failures."""
+        self._tries.pop(assignment_id, None)
+        self._next_try.pop(assignment_id, None)
+
+    def is_due(self, assignment_id: int, now: float) -> bool:
+        """Whether its backoff has passed (an upload that never failed always is)."""
+        return self._next_try.get(assignment_id, 0.0) <= now
 
 
 class Spool:
@@ -26,9 +60,7 @@ class Spool:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
-        # Per assignment: when to try again after a refusal or failure, and the current delay.
-        self._next_try: dict[int, float] = {}
-        self._delay: dict[int, float] = {}
+        self.schedule = UploadSchedule()
 
     def _path(self, assignment_id: int) -> Path:
         return self.folder / f"{assignment_id}.json"
@@ -41,17 +73,13 @@ class Spool:
         worker_cpu_percent: float | None = None,
     ) -> None:
         """Write atomically, so a crash leaves either the whole output or none."""
+        upload = ResultUpload(
+            fio_output=output, stopped_early=stopped_early, worker_cpu_percent=worker_cpu_percent
+        )
         final = self._path(assignment_id)
         partial = final.with_suffix(".tmp")
         with partial.open("w") as handle:
-            json.dump(
-                {
-                    "fio_output": output,
-                    "stopped_early": stopped_early,
-                    "worker_cpu_percent": worker_cpu_percent,
-                },
-                handle,
-            )
+            handle.write(upload.model_dump_json())
             handle.flush()
             os.fsync(handle.fileno())
         partial.replace(final)
@@ -69,21 +97,15 @@ class Spool:
         """
         path = self._path(assignment_id)
         try:
-            spooled = json.loads(path.read_text())
+            spooled = ResultUpload.model_validate_json(path.read_text())
         except FileNotFoundError:
             return True  # another thread delivered it
-        except (OSError, ValueError) as exc:
+        except (OSError, ValidationError) as exc:
             log.warning("assignment %s: spooled output unreadable (%s); set aside", assignment_id, exc)
             self._set_aside(path)
             return False
         try:
-            stored = api.upload(
-                assignment_id,
-                spooled["fio_output"],
-                spooled["stopped_early"],
-                retry_for_s,
-                worker_cpu_percent=spooled.get("worker_cpu_percent"),
-            )
+            stored = api.upload(assignment_id, spooled, retry_for_s)
         except ServerRefused as exc:
             if exc.status_code in (404, 422):
                 log.warning(
@@ -93,12 +115,12 @@ class Spool:
                 if exc.status_code == 422:
                     api.fail(assignment_id, f"the server could not read fio's output: {exc.message}")
                 return False
-            self._backoff(assignment_id)
+            self.schedule.failed(assignment_id)
             log.warning("assignment %s: upload refused (%s); kept, retried later", assignment_id, exc)
             return False
         log.info("assignment %s: server stored %d result(s)", assignment_id, stored)
         path.unlink(missing_ok=True)
-        self._next_try.pop(assignment_id, None)
+        self.schedule.succeeded(assignment_id)
         return True
 
     def _set_aside(self, path: Path) -> None:
@@ -106,30 +128,21 @@ class Spool:
         rejected.mkdir(exist_ok=True)
         path.replace(rejected / path.name)
 
-    def _backoff(self, assignment_id: int) -> None:
-        delay = min(self._delay.get(assignment_id, RETRY_FIRST_S) * 2, RETRY_LONGEST_S)
-        self._delay[assignment_id] = delay
-        self._next_try[assignment_id] = time.monotonic() + delay * random.uniform(0.5, 1.0)
-
     def upload_due(self, api: ApiClient, retry_for_s: float = 10.0) -> None:
-        """Upload what is waiting and due (backoff passed): the heartbeat calls this every beat."""
+        """Upload what is waiting and due (backoff passed): the spool sender calls this every beat."""
         now = time.monotonic()
-        for assignment_id in self.pending():
-            if self._next_try.get(assignment_id, 0.0) > now:
-                continue
-            try:
-                self.upload(api, assignment_id, retry_for_s)
-            except Exception as exc:
-                self._backoff(assignment_id)
-                log.warning("assignment %s: upload still failing (%s); kept for later", assignment_id, exc)
+        self._upload_each([a for a in self.pending() if self.schedule.is_due(a, now)], api, retry_for_s)
 
     def upload_pending(self, api: ApiClient, retry_for_s: float) -> None:
         """Upload whatever a previous run of the worker left behind."""
-        for assignment_id in self.pending():
+        self._upload_each(self.pending(), api, retry_for_s)
+
+    def _upload_each(self, assignment_ids: list[int], api: ApiClient, retry_for_s: float) -> None:
+        for assignment_id in assignment_ids:
             try:
                 self.upload(api, assignment_id, retry_for_s)
             except Exception as exc:
-                self._backoff(assignment_id)
+                self.schedule.failed(assignment_id)
                 log.warning("assignment %s: upload still failing (%s); kept for later", assignment_id, exc)
 
 

@@ -5,9 +5,7 @@ import shutil
 import threading
 import time
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
 
 from celery import Celery
 from celery.signals import worker_shutting_down
@@ -18,6 +16,8 @@ from storbench_fio.confine import confine_job_paths
 from storbench_fio.errors import OptionError
 from storbench_fio.job import FioJob
 from storbench_fio.safety import job_options
+from storbench_protocol.assignments import TargetKind, WorkerAssignment
+from storbench_protocol.common import RunStatus
 from storbench_worker import prepare, rundir
 from storbench_worker.api_client import ApiClient, ServerRefused
 from storbench_worker.config import WorkerConfig
@@ -96,7 +96,7 @@ class Prepared:
     """An assignment checked on this host, with where and under which limits fio will run."""
 
     jobs: list[FioJob]
-    kind: Literal["directory", "block_device"]
+    kind: TargetKind
     target: Path  # resolved
     limits: FioLimits
     footprint_bytes: int
@@ -111,15 +111,15 @@ class Prepared:
 def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
     """Fetch, check, lay out, wait for the common start, run, upload and clean up one assignment."""
     assignment = ctx.api.assignment(assignment_id)
-    if assignment["status"] != "queued":
-        log.info("assignment %s is %s; skipping", assignment_id, assignment["status"])
+    if assignment.status is not RunStatus.queued:
+        log.info("assignment %s is %s; skipping", assignment_id, assignment.status)
         return
     prepared = _prepare(ctx, assignment)
     output_dir = ctx.config.state_dir / "runs" / str(assignment_id)
     stream = StatusStream()
     reporter = ProgressReporter(stream, clock_offset_s=lambda: ctx.api.clock.offset_s)
     link = ProgressLink(reporter)
-    lays_out = bool(assignment.get("lays_out", True))
+    lays_out = assignment.lays_out
     try:
         if prepared.kind == "directory" and lays_out:
             _open_run_dir(ctx, assignment, prepared, create=True)
@@ -149,14 +149,12 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
     _upload(ctx, assignment_id, outcome, output_dir)
 
 
-def _prepare(ctx: WorkerContext, assignment: dict[str, Any]) -> Prepared:
+def _prepare(ctx: WorkerContext, assignment: WorkerAssignment) -> Prepared:
     """Check everything this host can check before touching anything."""
-    target = assignment["target"]
-    kind: Literal["directory", "block_device"] = (
-        "block_device" if target["kind"] == "block_device" else "directory"
-    )
-    jobs = prepare.validated_jobs(assignment["jobs"])
-    real = prepare.resolved_target(target["path"], kind, ctx.config.allowed_roots, ctx.host_name)
+    target = assignment.target
+    kind = target.kind
+    jobs = prepare.validated_jobs(assignment.jobs)
+    real = prepare.resolved_target(target.path, kind, ctx.config.allowed_roots, ctx.host_name)
     if fio_version(ctx.config.fio_binary) is None:
         raise prepare.CannotRun(
             f"fio is not installed on host '{ctx.host_name}': install it (apt-get install fio)"
@@ -171,8 +169,8 @@ def _prepare(ctx: WorkerContext, assignment: dict[str, Any]) -> Prepared:
         target,
         real,
         ctx.config.limits,
-        check_free_space=bool(assignment.get("lays_out", True)),
-        host_count=int(assignment.get("host_count", 1)),
+        check_free_space=assignment.lays_out,
+        host_count=assignment.host_count,
     )
     options = [job_options(job) for job in jobs]
     directory = kind == "directory"
@@ -183,16 +181,15 @@ def _prepare(ctx: WorkerContext, assignment: dict[str, Any]) -> Prepared:
         largest_file_bytes=largest,
         max_processes=sum(job.numjobs or 1 for job in jobs) + 32,
     )
-    scratch_name = rundir.check_name(str(assignment.get("scratch_name") or "")) if directory else None
+    scratch_name = rundir.check_name(assignment.scratch_name) if directory else None
     return Prepared(jobs, kind, real, limits, footprint, scratch_name)
 
 
-def _open_run_dir(ctx: WorkerContext, assignment: dict[str, Any], prepared: Prepared, create: bool) -> None:
+def _open_run_dir(ctx: WorkerContext, assignment: WorkerAssignment, prepared: Prepared, create: bool) -> None:
     """Make the run directory fresh (or join the one the run's first host made), and record it."""
     assert prepared.scratch_name is not None
-    shared = bool(assignment.get("shared_files"))
     prepared.run_dir = RunDirectory(prepared.target, prepared.scratch_name, create=create)
-    ctx.scratch.claim(assignment["id"], prepared.run_dir.path, shared=shared)
+    ctx.scratch.claim(assignment.id, prepared.run_dir.path, shared=assignment.shared_files)
 
 
 def _fio_argv(ctx: WorkerContext, prepared: Prepared, extra_args: tuple[str, ...]) -> list[str]:
@@ -245,7 +242,7 @@ def _lay_out(ctx: WorkerContext, assignment_id: int, prepared: Prepared, output_
             )
         else:
             try:
-                if ctx.api.progress(assignment_id, []) in ("cancelled", "failed"):
+                if ctx.api.progress(assignment_id, []).stops_fio:
                     stop.reason = "cancelled"
             except ServerRefused as exc:
                 if exc.status_code not in (401, 403):
@@ -271,17 +268,17 @@ def _lay_out(ctx: WorkerContext, assignment_id: int, prepared: Prepared, output_
         )
 
 
-def _release(ctx: WorkerContext, assignment: dict[str, Any], workdir: Path) -> None:
+def _release(ctx: WorkerContext, assignment: WorkerAssignment, workdir: Path) -> None:
     """Remove this host's files; shared ones only when the server says no other host still uses them."""
     remove = True
-    if assignment.get("shared_files"):
+    if assignment.shared_files:
         try:
-            remove = ctx.api.release_files(assignment["id"], ctx.config.upload_retry_for_s)
+            remove = ctx.api.release_files(assignment.id, ctx.config.upload_retry_for_s)
         except Exception as exc:
             # Kept on record: the next start of this worker asks again.
-            log.warning("assignment %s: shared files kept, server unreachable (%s)", assignment["id"], exc)
+            log.warning("assignment %s: shared files kept, server unreachable (%s)", assignment.id, exc)
             return
-    ctx.scratch.release(assignment["id"], workdir, remove)
+    ctx.scratch.release(assignment.id, workdir, remove)
 
 
 @dataclass
@@ -296,11 +293,11 @@ def _wait_for_start(ctx: WorkerContext, assignment_id: int) -> float | None:
     deadline = time.monotonic() + BARRIER_TIMEOUT_S
     while not _shutting_down.is_set():
         state = ctx.api.ready(assignment_id)
-        if state["status"] != "queued":
-            log.info("assignment %s is %s at the barrier; not starting", assignment_id, state["status"])
+        if state.status is not RunStatus.queued:
+            log.info("assignment %s is %s at the barrier; not starting", assignment_id, state.status)
             return None
-        if state.get("start_at"):
-            return datetime.fromisoformat(state["start_at"]).timestamp() - ctx.api.clock.offset_s
+        if state.start_at is not None:
+            return state.start_at.timestamp() - ctx.api.clock.offset_s
         if time.monotonic() > deadline:
             raise prepare.CannotRun(
                 f"the other hosts of this run were not ready within {BARRIER_TIMEOUT_S:.0f} s"
@@ -370,4 +367,4 @@ def _report_and_check(
     except Exception:
         return False
     link.reporter.sent(len(samples))
-    return status in ("cancelled", "failed")
+    return status.stops_fio

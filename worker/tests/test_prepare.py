@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from storbench_fio.safety import SafetyLimits
+from storbench_protocol.assignments import AssignmentTarget, TargetKind
 from storbench_worker.devices import device_in_use
 from storbench_worker.prepare import (
     CannotRun,
@@ -95,6 +96,10 @@ def test_a_regular_file_is_not_a_block_device(tmp_path: Path) -> None:
         check_block_device_target(tmp_path / "disk.img", host_name="h")
 
 
+def _target(kind: TargetKind, path: str, destructive: bool = False) -> AssignmentTarget:
+    return AssignmentTarget(kind=kind, path=path, destructive=destructive, confirmed_destructive=False)
+
+
 def test_jobs_the_server_sent_are_validated_again() -> None:
     with pytest.raises(CannotRun, match="iodepth"):
         validated_jobs([{"name": "r", "rw": "randread", "iodepth": -3}])
@@ -102,7 +107,7 @@ def test_jobs_the_server_sent_are_validated_again() -> None:
 
 def test_a_job_larger_than_the_free_space_is_refused(tmp_path: Path) -> None:
     jobs = validated_jobs([{"name": "w", "rw": "write", "size": "100t", "runtime": 10}])
-    target = {"kind": "directory", "path": str(tmp_path), "destructive": False}
+    target = _target("directory", str(tmp_path))
     with pytest.raises(CannotRun, match="size"):
         check_safety(jobs, target, tmp_path, SafetyLimits(max_total_size_bytes=1 << 60))
 
@@ -111,7 +116,7 @@ def test_buffers_beyond_half_of_this_hosts_memory_are_refused(tmp_path: Path) ->
     jobs = validated_jobs(
         [{"name": "w", "rw": "read", "size": "1m", "bs": "64m", "iodepth": 1024, "numjobs": 64, "runtime": 1}]
     )
-    target = {"kind": "directory", "path": str(tmp_path), "destructive": False}
+    target = _target("directory", str(tmp_path))
     with pytest.raises(CannotRun, match="buffers"):
         check_safety(jobs, target, tmp_path, SafetyLimits(max_io_memory_bytes=1 << 60))
 
@@ -120,9 +125,9 @@ def test_writing_a_device_is_refused_unless_destructive_and_confirmed(tmp_path: 
     jobs = validated_jobs([{"name": "w", "rw": "randwrite", "bs": "4k", "runtime": 10}])
     mounts = tmp_path / "mounts"
     mounts.write_text("")
-    device = {"kind": "block_device", "path": "/dev/null-device-for-test", "destructive": True}
+    device = _target("block_device", "/dev/null-device-for-test", destructive=True)
     with pytest.raises(CannotRun, match="destructive"):
-        check_safety(jobs, {**device, "confirmed_destructive": False}, Path(device["path"]), SafetyLimits())
+        check_safety(jobs, device, Path(device.path), SafetyLimits())
 
 
 def test_a_mounted_or_swapped_device_is_in_use(tmp_path: Path) -> None:

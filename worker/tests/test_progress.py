@@ -41,11 +41,11 @@ def test_each_second_becomes_a_sample_with_rates_and_progress(status_stream: str
     samples = ProgressReporter(_fed(status_stream)).collect()
     assert len(samples) >= 3
     for sample in samples:
-        read = sample["directions"]["read"]
-        assert read["iops"] > 0
-        assert read["bw_bytes"] == pytest.approx(read["iops"] * 4096, rel=0.01)
-        assert read["lat_mean_ns"] > 0
-    percents = [s["percent"] for s in samples]
+        read = sample.directions["read"]
+        assert read.iops > 0
+        assert read.bw_bytes == pytest.approx(read.iops * 4096, rel=0.01)
+        assert read.lat_mean_ns > 0
+    percents = [s.percent for s in samples]
     assert percents == sorted(percents) and percents[-1] == 100.0
 
 
@@ -74,7 +74,9 @@ def test_the_last_report_is_the_final_result(status_stream: str) -> None:
 def test_sample_times_are_moved_to_the_servers_clock(status_stream: str, tmp_path: Path) -> None:
     on_host = ProgressReporter(_fed(status_stream)).collect()
     on_server = ProgressReporter(_fed(status_stream), clock_offset_s=lambda: -2.5).collect()
-    assert [s["timestamp_ms"] - 2500 for s in on_server] == [s["timestamp_ms"] - 5000 for s in on_host]
+    assert [(s.timestamp_ms or 0) - 2500 for s in on_server] == [
+        (s.timestamp_ms or 0) - 5000 for s in on_host
+    ]
 
 
 def test_the_worker_looks_just_after_fios_next_report_never_on_a_blind_cadence(
@@ -107,4 +109,4 @@ def test_the_sliver_between_the_last_second_and_the_final_report_is_not_a_sample
     samples = ProgressReporter(
         _fed(report(1000, 50_000) + report(2000, 100_000) + report(2040, 102_032))
     ).collect()
-    assert [round(s["directions"]["read"]["iops"]) for s in samples] == [50_000, 50_000]
+    assert [round(s.directions["read"].iops) for s in samples] == [50_000, 50_000]
