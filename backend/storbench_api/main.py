@@ -22,6 +22,7 @@ from storbench_api.results.router import router as results_router
 from storbench_api.runs.router import router as runs_router
 from storbench_api.settings import get_settings
 from storbench_api.spa import mount_spa
+from storbench_api.storage_classes.router import router as storage_classes_router
 from storbench_api.sweeper import sweep_forever
 from storbench_api.targets.router import router as targets_router
 from storbench_api.teams.router import invitations_router
@@ -40,6 +41,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     targets_router,
     plans_router,
     presets_router,
+    storage_classes_router,
     runs_router,
     results_router,
     fio_router,

@@ -4,6 +4,7 @@ from storbench_api.models.host import Host
 from storbench_api.models.plan import Plan
 from storbench_api.models.result import RawOutput, Result, ResultDirection
 from storbench_api.models.run import Assignment, AssignmentStatus, ProgressSample, Run, RunStatus
+from storbench_api.models.storage_class import StorageClass, StorageClassSpec
 from storbench_api.models.target import Target, TargetKind
 from storbench_api.models.team import (
     AuditEvent,
@@ -33,6 +34,8 @@ __all__ = [
     "Role",
     "Run",
     "RunStatus",
+    "StorageClass",
+    "StorageClassSpec",
     "Target",
     "TargetKind",
     "Team",

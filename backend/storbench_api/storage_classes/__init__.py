@@ -1,0 +1,1 @@
+"""Storage classes: the published catalogue and teams' own classes, with versioned specs."""
