@@ -40,7 +40,7 @@ def test_a_formula_is_shown_in_one_spelling() -> None:
     [
         ("", "empty"),
         ("   ", "empty"),
-        ("__import__('os').system('id')", "unexpected character \"'\""),
+        ("__import__('os').system('id')", 'unexpected character "\'"'),
         ("__import__(C, C)", "unknown name '__import__'"),
         ("C ** 2", "expected a number"),
         ("min(C)", "at least two values"),
@@ -80,7 +80,9 @@ def test_division_by_zero_and_overflow_are_errors_not_crashes() -> None:
         parse_formula(" * ".join(["C"] * 40)).evaluate(capacity_gib=1e9)
 
 
-_ALPHABET = st.sampled_from(list("0123456789.+-*/×·(),_ CeIiopnmaxdbs_gq$';\"\\\n\t") + ["C", "min", "max", "capacity_gib"])
+_ALPHABET = st.sampled_from(
+    [*list("0123456789.+-*/×·(),_ CeIiopnmaxdbs_gq$';\"\\\n\t"), "C", "min", "max", "capacity_gib"]
+)
 
 
 @settings(max_examples=2000, deadline=None)
@@ -88,17 +90,15 @@ _ALPHABET = st.sampled_from(list("0123456789.+-*/×·(),_ CeIiopnmaxdbs_gq$';\"\
 def test_any_text_parses_or_is_refused_cleanly(text: str, capacity: float) -> None:
     try:
         formula = parse_formula(text)
-    except FormulaError as exc:
-        assert str(exc)
-        return
-    try:
         value = formula.evaluate(capacity_gib=capacity, provisioned_iops=1, provisioned_mbps=1)
     except FormulaError as exc:
-        assert str(exc)
+        assert "(at character" in str(exc) or str(exc)[0].islower()  # noqa: PT017 - a message, not a crash
         return
     assert math.isfinite(value)
     # The canonical spelling reads back to the same formula.
     if len(formula.canonical) > MAX_FORMULA_LENGTH:
         return
-    again = parse_formula(formula.canonical).evaluate(capacity_gib=capacity, provisioned_iops=1, provisioned_mbps=1)
+    again = parse_formula(formula.canonical).evaluate(
+        capacity_gib=capacity, provisioned_iops=1, provisioned_mbps=1
+    )
     assert again == pytest.approx(value, rel=1e-9, abs=1e-9)

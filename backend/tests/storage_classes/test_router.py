@@ -87,9 +87,10 @@ def test_a_capacity_outside_the_class_warns_and_a_missing_one_says_what_is_neede
     client: TestClient, owner: Caller
 ) -> None:
     basic = catalogue(client, owner)["Basic cloud disk"]
-    assert "above the class's largest volume (2000 GiB)" in spec_at(client, owner, basic["id"], capacity_gib=4000)[
-        "warnings"
-    ][0]
+    assert (
+        "above the class's largest volume (2000 GiB)"
+        in spec_at(client, owner, basic["id"], capacity_gib=4000)["warnings"][0]
+    )
     ssd = catalogue(client, owner)["SSD cloud disk"]
     spec = spec_at(client, owner, ssd["id"])
     assert spec["iops"] is None
@@ -177,7 +178,9 @@ def test_names_are_unique_per_team_and_classes_private_to_it(
     assert client.post(API, json=_team_class(), headers=stranger.headers).status_code == 201
 
 
-def test_viewers_read_the_catalogue_but_cannot_add_to_it(client: TestClient, owner: Caller, db: Session) -> None:
+def test_viewers_read_the_catalogue_but_cannot_add_to_it(
+    client: TestClient, owner: Caller, db: Session
+) -> None:
     from storbench_api.models import Role
 
     viewer = make_caller(db, team=owner.team, role=Role.viewer)

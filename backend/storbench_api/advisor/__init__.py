@@ -1,0 +1,1 @@
+"""The methodology advisor: findings on every result, each with its fix."""
