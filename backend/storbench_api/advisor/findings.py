@@ -435,7 +435,20 @@ RULES: tuple[Rule, ...] = (
 _ORDER = {Severity.critical: 0, Severity.warning: 1, Severity.info: 2}
 
 
+# What can be said of a result whose job options fio did not print (a text output).
+WITHOUT_OPTIONS: tuple[Rule, ...] = (fio_errors, too_few_hosts)
+OPTIONS_UNKNOWN = Finding(
+    code="options_unknown",
+    severity=Severity.info,
+    message="the output does not say which options the job ran with, so the method cannot be checked",
+    fix="import fio's JSON output (--output-format=json), which carries the job options",
+)
+
+
 def advise(evidence: Evidence) -> list[Finding]:
     """Every finding for a result, most serious first."""
-    findings = [finding for rule in RULES for finding in rule(evidence)]
+    if not evidence.options:
+        findings = [finding for rule in WITHOUT_OPTIONS for finding in rule(evidence)] + [OPTIONS_UNKNOWN]
+    else:
+        findings = [finding for rule in RULES for finding in rule(evidence)]
     return sorted(findings, key=lambda f: _ORDER[f.severity])

@@ -174,3 +174,8 @@ def test_findings_come_most_serious_first() -> None:
     severities = [f.severity for f in findings]
     assert severities[0] == Severity.critical
     assert severities == sorted(severities, key=[Severity.critical, Severity.warning, Severity.info].index)
+
+
+def test_a_result_without_job_options_is_not_judged_by_fio_defaults() -> None:
+    findings = advise(clean(options={}, error=5))
+    assert [f.code for f in findings] == ["fio_error", "options_unknown"]
