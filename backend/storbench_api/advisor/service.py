@@ -87,11 +87,10 @@ def assess(
     spec: SpecContext | None = None,
 ) -> Assessment:
     """Findings and spec checks for a result."""
-    figures = []
+    figures: list[ExpectedFigure] = []
     if spec is not None:
-        figures, _ = expected_figures(
-            SpecIn.model_validate(spec.spec, from_attributes=True), spec.provisioned
-        )
+        published = SpecIn.model_validate(spec.spec, from_attributes=True)
+        figures, _ = expected_figures(published, spec.provisioned)
     evidence = Evidence(
         options={str(k): str(v) for k, v in options.items()},
         directions=directions,
