@@ -78,7 +78,9 @@ _MAX_IODEPTH = 65536
 _MAX_SECONDS = 30 * 86400
 _MAX_NRFILES = 10_000_000
 
-_NAME_RE = re.compile(r"[A-Za-z0-9._-]{1,64}")
+# Letters, digits, blanks inside ("random read") and . _ + - /: fio names the job's files after it
+# in the run directory when no filename is given, so no '..' part and no leading '/'.
+_NAME_RE = re.compile(r"[A-Za-z0-9._+/-](?:[A-Za-z0-9 ._+/-]{0,62}[A-Za-z0-9._+/-])?")
 _SS_RE = re.compile(r"(iops|iops_slope|bw|bw_slope):\d+(\.\d+)?%?", re.IGNORECASE)
 _DIST_RE = re.compile(
     r"random|(zipf|pareto|normal|gauss):\d+(\.\d+)?(:\d+(\.\d+)?)?|zoned(_abs)?:[0-9a-z/:.%]+",
@@ -254,8 +256,13 @@ class FioJob(BaseModel):
     @field_validator("name", mode="before")
     @classmethod
     def _check_name(cls, value: object) -> object:
-        if isinstance(value, str) and not _NAME_RE.fullmatch(value):
-            raise ValueError("job name must be 1-64 characters of A-Z a-z 0-9 . _ -")
+        if isinstance(value, str) and (
+            not _NAME_RE.fullmatch(value) or value.startswith("/") or ".." in value.split("/")
+        ):
+            raise ValueError(
+                "job name must be 1-64 characters of A-Z a-z 0-9 . _ + - / and blanks inside, "
+                "with no '..' part and no leading '/'"
+            )
         if isinstance(value, str) and value.lower().startswith("global"):
             # fio reads any section or --name starting with "global" as options for every later job.
             raise ValueError(

@@ -89,7 +89,7 @@ def test_sync_accepts_bool_and_strings() -> None:
 def test_reports_every_offending_option_at_once() -> None:
     errors = errors_by_option(
         {
-            "name": "bad name",
+            "name": "../bad",
             "rw": "sideways",
             "bs": "-4k",
             "iodepth": 0,

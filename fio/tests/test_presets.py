@@ -80,7 +80,9 @@ def test_nas_linux_as_published() -> None:
         ("cloudfs-read-throughput", 100 << 20, 128, 1, 1 << 20),
         ("clouddisk-seqwrite-throughput", 1 << 30, 1, 64, 1 << 20),
         ("nfs-throughput", 10 << 30, 16, 32, 64 << 10),
-        ("nfs-windows-iops", 10 << 30, 16, 32, 4096),
+        ("nfs-windows-iops", 10 << 30, 1, 16, 4096),
+        ("nfs-windows-throughput", 10 << 30, 16, 32, 64 << 10),
+        ("device-clouddisk-seqwrite-512k", 100 << 30, 1, 64, 512 << 10),
     ],
 )
 def test_recipe_parameters(preset_id: str, size: int, numjobs: int, iodepth: int, bs: int) -> None:
@@ -92,7 +94,7 @@ def test_recipe_parameters(preset_id: str, size: int, numjobs: int, iodepth: int
 
 def test_every_published_family_present() -> None:
     sources = {p.source for p in PRESETS}
-    assert len(sources) == 7
+    assert len(sources) == 8
     sweep = get_preset("device-qd-sweep-randwrite-4k")
     assert sweep is not None
     assert [j.iodepth for j in sweep.jobs] == [1, 2, 4, 8, 16, 32, 64, 128, 256]
