@@ -7,10 +7,10 @@
 What it writes:
 - frontend/src/lib/api/schema.d.ts: openapi-typescript's rendering of app.openapi(). The application is
   built in-process (create_app, nothing served): the schema is whatever the routes and models declare.
-- frontend/src/test/fixtures/*.json: real responses of the same application, on a throwaway embedded
-  database (SQLite in a temporary directory, migrated, its first admin signed in through POST /auth/token),
-  so the SPA's tests render what the API really sends. A backend test (backend/tests/contract/) checks
-  the same fixtures against the application on PostgreSQL.
+- frontend/src/test/fixtures/*.json: real exchanges with the same application (request and answer), on
+  a throwaway embedded database (SQLite in a temporary directory, migrated, its first admin signed in
+  through POST /auth/token), so the SPA's tests render what the API really sends. A backend test
+  (backend/tests/contract/) replays them against the application on PostgreSQL.
 
 Nothing here depends on this machine's configuration: every STORBENCH_* variable is dropped first.
 """
@@ -29,6 +29,7 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +38,44 @@ FRONTEND = ROOT / "frontend"
 OPENAPI_TYPESCRIPT = FRONTEND / "node_modules" / ".bin" / "openapi-typescript"
 REGENERATE = "make api-types"
 SCHEMA_TYPES = "frontend/src/lib/api/schema.d.ts"
-# Real API responses the SPA's tests render: fixture file -> GET path (relative to /api/v1).
-FIXTURES = {
-    "frontend/src/test/fixtures/presets.json": "/presets",
-}
 MAX_DIFF_LINES = 60
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request to the API (path relative to /api/v1) and the status it must answer."""
+
+    method: str
+    path: str
+    body: Any = None
+    status: int = 200
+
+
+# A job as the SPA's plan editor sends it, sizes typed in fio's units.
+TYPED_JOB = {
+    "name": "job1",
+    "rw": "randread",
+    "bs": "4k",
+    "iodepth": 32,
+    "numjobs": 1,
+    "size": "1MiB",
+    "runtime": 60,
+    "time_based": True,
+    "direct": True,
+    "ioengine": "libaio",
+}
+
+# Real exchanges with the API that the SPA's tests replay: fixture file -> request.
+FIXTURES = {
+    "frontend/src/test/fixtures/presets.json": Exchange("GET", "/presets"),
+    # fio reads "1MiB" as 1,000,000 bytes under its default kb_base, "4k" as 4,096.
+    "frontend/src/test/fixtures/validate-jobs-sizes.json": Exchange(
+        "POST", "/fio/validate-jobs", {"jobs": [TYPED_JOB]}
+    ),
+    "frontend/src/test/fixtures/validate-jobs-rejected.json": Exchange(
+        "POST", "/fio/validate-jobs", {"jobs": [{**TYPED_JOB, "bs": "4q", "iodepth": 0}]}, status=422
+    ),
+}
 
 
 class Api:
@@ -63,16 +97,24 @@ class Api:
         """The OpenAPI schema; sorted keys, so the same application always gives the same text."""
         return json.dumps(self.app.openapi(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
-    def get(self, path: str) -> Any:
-        """The JSON body of GET /api/v1<path>, asked as the first admin (a real sign-in)."""
+    def answer(self, exchange: Exchange) -> Any:
+        """The JSON body the API answers to a request, asked as the first admin (a real sign-in)."""
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the test client's own deprecation notices
             from fastapi.testclient import TestClient
 
             client = TestClient(self.app)
-        response = client.get(f"/api/v1{path}", headers={"Authorization": f"Bearer {self._sign_in(client)}"})
-        if response.status_code != 200:
-            sys.exit(f"GET /api/v1{path} answered {response.status_code}: {response.text[:500]}")
+        response = client.request(
+            exchange.method,
+            f"/api/v1{exchange.path}",
+            json=exchange.body,
+            headers={"Authorization": f"Bearer {self._sign_in(client)}"},
+        )
+        if response.status_code != exchange.status:
+            sys.exit(
+                f"{exchange.method} /api/v1{exchange.path} answered {response.status_code}, "
+                f"not {exchange.status}: {response.text[:500]}"
+            )
         return response.json()
 
     def _sign_in(self, client: Any) -> str:
@@ -122,18 +164,22 @@ def write_schema_types(api: Api, out: Path) -> None:
         sys.exit(f"openapi-typescript failed:\n{result.stdout}{result.stderr}")
 
 
-def response_fixture(path: str) -> Callable[[Api, Path], None]:
-    """A generator writing the JSON body of GET path."""
+def fixture(exchange: Exchange) -> Callable[[Api, Path], None]:
+    """A generator writing the request and the API's real answer, as the SPA's tests replay them."""
 
     def write(api: Api, out: Path) -> None:
-        out.write_text(json.dumps(api.get(path), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        recorded = {
+            "request": {"method": exchange.method, "path": f"/api/v1{exchange.path}", "body": exchange.body},
+            "response": {"status": exchange.status, "body": api.answer(exchange)},
+        }
+        out.write_text(json.dumps(recorded, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
     return write
 
 
 GENERATED: dict[str, Callable[[Api, Path], None]] = {
     SCHEMA_TYPES: write_schema_types,
-    **{fixture: response_fixture(path) for fixture, path in FIXTURES.items()},
+    **{path: fixture(exchange) for path, exchange in FIXTURES.items()},
 }
 
 
