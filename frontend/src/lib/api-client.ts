@@ -2,7 +2,7 @@
 // origin); this adds the CSRF token to every change, turns non-2xx answers into ApiError and
 // ends the session on any 401.
 
-import type { ApiErrorBody, ApiErrorDetail } from "./api-types";
+import type { ApiErrorBody, ApiErrorDetail } from "./api/types";
 import { endSession, getCsrfToken } from "./session";
 
 export const API_PREFIX = "/api/v1";

@@ -1,6 +1,6 @@
 // Invitations and tokens carry timestamps, not a status: the status people read is derived here.
 
-import type { Invitation } from "./api-types";
+import type { Invitation } from "./api/types";
 
 export type InvitationStatus = "pending" | "accepted" | "expired" | "revoked";
 export type CredentialStatus = "active" | "expired" | "revoked" | "used up";

@@ -1,4 +1,4 @@
-import type { Direction, DirectionName, Latency, Result } from "./api-types";
+import type { Direction, DirectionName, Latency, Result } from "./api/types";
 
 export const DIRECTIONS: readonly DirectionName[] = ["read", "write", "trim"];
 export const HEADLINE_PERCENTILES = ["50", "90", "95", "99", "99.9", "99.99"] as const;

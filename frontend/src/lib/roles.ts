@@ -1,4 +1,4 @@
-import type { Role } from "./api-types";
+import type { Role } from "./api/types";
 
 export const ROLES: readonly Role[] = ["owner", "member", "viewer"];
 

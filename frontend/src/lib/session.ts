@@ -3,7 +3,7 @@
 // that the session has ended (any 401), which the app turns into the sign-in page.
 
 import type { QueryClient, Query } from "@tanstack/react-query";
-import type { Session } from "./api-types";
+import type { Session } from "./api/types";
 
 /** Query key of GET /auth/session: who is signed in, in which team (null: nobody). */
 export const SESSION_QUERY_KEY = ["session"] as const;

@@ -1,4 +1,4 @@
-import type { RunStatus } from "./api-types";
+import type { RunStatus } from "./api/types";
 
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ["queued", "running"];
 export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "completed", "failed", "cancelled"];

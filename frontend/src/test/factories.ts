@@ -1,4 +1,5 @@
-// Contract-shaped API objects with keyword defaults.
+// API objects with keyword defaults, typed by the generated OpenAPI types (lib/api/types.ts): a
+// factory cannot invent a field the API does not send (tsc fails).
 
 import type {
   ApiToken,
@@ -6,11 +7,12 @@ import type {
   AuditEvent,
   Direction,
   EnrollmentToken,
+  FioJob,
+  Health,
   Host,
   Invitation,
   Me,
   Member,
-  Page,
   Plan,
   Preset,
   ProgressSample,
@@ -22,11 +24,18 @@ import type {
   Session,
   Target,
   TeamMembership,
-} from "../lib/api-types";
+} from "../lib/api/types";
+import { fakeRoutes } from "./fake-api";
 
 const CREATED = "2025-03-01T10:00:00Z";
 
-export function page<T>(items: T[], total = items.length): Page<T> {
+/** Jobs as the API returns them: normalised by its job model (the schema's FioJob). */
+function jobs(...items: FioJob[]): FioJob[] {
+  return items;
+}
+
+/** A list answer: { items, total } (each list of the API has its own component, all of this shape). */
+export function page<T>(items: T[], total = items.length): { items: T[]; total: number } {
   return { items, total };
 }
 
@@ -133,7 +142,7 @@ export function makePlan(overrides: Partial<Plan> = {}): Plan {
     id: 5,
     name: "4k random read",
     description: null,
-    jobs: [{ name: "randread", rw: "randread", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }],
+    jobs: jobs({ name: "randread", rw: "randread", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }),
     preset_id: null,
     shared_files: false,
     created_at: CREATED,
@@ -149,9 +158,10 @@ export function makePreset(overrides: Partial<Preset> = {}): Preset {
     measures: "iops",
     description: "4 KiB random reads at high queue depth.",
     platform: "linux",
-    jobs: [{ name: "randread", rw: "randread", bs: 4096, iodepth: 64 }],
+    // As the API sends them: the global options already folded into every job.
+    jobs: jobs({ name: "randread", rw: "randread", bs: 4096, iodepth: 64, ioengine: "libaio", direct: true, runtime: 60, time_based: true }),
     global_options: { ioengine: "libaio", direct: "1", runtime: "60", time_based: "1" },
-    expected: [{ metric: "IOPS", value: 100000, unit: "IOPS", note: "premium share" }],
+    expected: [{ value: 100000, unit: "IOPS", note: "premium share" }],
     ...overrides,
   };
 }
@@ -205,7 +215,7 @@ export function makeRun(overrides: Partial<Run> = {}): Run {
     plan_name: "4k random read",
     target: { id: 3, name: "netapp-vol1", path: "/mnt/netapp/bench", kind: "directory" },
     host: { id: 1, name: "nfs-client-01" },
-    jobs: [{ name: "randread", rw: "randread", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }],
+    jobs: jobs({ name: "randread", rw: "randread", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }),
     shared_files: false,
     created_at: CREATED,
     started_at: null,
@@ -271,19 +281,23 @@ export function makeProgressSample(overrides: Partial<RunProgressEvent> = {}): P
   return sample as ProgressSample;
 }
 
+export function makeHealth(overrides: Partial<Health> = {}): Health {
+  return { status: "ok", version: "0.1.0", mode: "embedded", database: "ok", ...overrides };
+}
+
 /** What the app asks for on every signed-in page: the session (restored from its cookie) and health. */
 export function shellRoutes({ role = "owner" }: { role?: Role } = {}) {
-  return {
+  return fakeRoutes({
     "GET /api/v1/auth/session": { body: makeSession({ role }) },
     "GET /api/v1/teams": { body: page([makeTeamMembership({ role })]) },
-    "GET /api/v1/health": { body: { status: "ok", version: "0.1.0", mode: "embedded" } },
-  };
+    "GET /api/v1/health": { body: makeHealth() },
+  });
 }
 
 /** No session cookie: the server answers 401 to GET /auth/session. */
 export function signedOutRoutes() {
-  return {
+  return fakeRoutes({
     "GET /api/v1/auth/session": { status: 401, body: { code: "unauthorized", message: "authentication required" } },
-    "GET /api/v1/health": { body: { status: "ok", version: "0.1.0", mode: "embedded" } },
-  };
+    "GET /api/v1/health": { body: makeHealth() },
+  });
 }

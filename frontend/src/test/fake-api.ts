@@ -1,9 +1,53 @@
-// A small fake of the storbench API at the network boundary: tests stub
-// global fetch with it and answer contract-shaped JSON per "METHOD /path".
+// A small fake of the storbench API at the network boundary: tests stub global fetch with it and
+// answer per "METHOD /path". Each answer is typed by the generated OpenAPI types of its route
+// ("GET /api/v1/runs/7" answers what GET /api/v1/runs/{run_id} declares), so a test can neither fake a
+// route the API does not have nor a field it does not send (tsc fails).
 // Server-Sent Events streams (EventSource) are faked too: the test opens them and sends events.
 
 import { act } from "@testing-library/react";
 import { vi } from "vitest";
+import type { paths } from "../lib/api/schema";
+import type { ApiErrorBody } from "../lib/api/types";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Split<S extends string> = S extends `${infer Head}/${infer Tail}` ? [Head, ...Split<Tail>] : [S];
+type SegmentsMatch<Template extends string[], Concrete extends string[]> = Template extends [
+  infer T extends string,
+  ...infer TemplateRest extends string[],
+]
+  ? Concrete extends [infer C extends string, ...infer ConcreteRest extends string[]]
+    ? (T extends `{${string}}` ? true : T extends C ? true : false) extends true
+      ? SegmentsMatch<TemplateRest, ConcreteRest>
+      : false
+    : false
+  : Concrete extends []
+    ? true
+    : false;
+/** The schema's path template of a concrete path: "/api/v1/runs/7" → "/api/v1/runs/{run_id}". */
+type TemplateOf<Path extends string> = {
+  [T in keyof paths & string]: SegmentsMatch<Split<T>, Split<Path>> extends true ? T : never;
+}[keyof paths & string];
+/** The schema's operation of a route "METHOD /path" (never when the API has no such route). */
+type OperationOf<Route extends string> = Route extends `${infer M extends Method} ${infer Path}`
+  ? TemplateOf<Path> extends infer T extends keyof paths
+    ? Lowercase<M> extends keyof paths[T]
+      ? NonNullable<paths[T][Lowercase<M>]>
+      : never
+    : never
+  : never;
+type JsonBody<R> = R extends { content: { "application/json": infer B } } ? B : never;
+type SuccessStatus = 200 | 201 | 202 | 204;
+type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 502 | 503;
+/** What the operation answers when it succeeds, as its schema declares it. */
+type SuccessAnswer<Operation> = Operation extends { responses: infer Responses }
+  ? {
+      [S in keyof Responses & SuccessStatus]: S extends 204
+        ? { status: 204; body?: never }
+        : { status?: S; body: JsonBody<Responses[S]> };
+    }[keyof Responses & SuccessStatus]
+  : never;
+/** An error answer, in the API's one error shape. */
+type ErrorAnswer = { status: ErrorStatus; body?: ApiErrorBody };
 
 export interface FakeRequest {
   method: string;
@@ -17,17 +61,38 @@ export interface FakeRequest {
   rawBody: string | undefined;
 }
 
-export interface FakeResponse {
+/** An answer of route "METHOD /path": its success body as the schema declares it, or an error. */
+export type FakeResponse<Route extends string = string> = [OperationOf<Route>] extends [never]
+  ? never
+  : SuccessAnswer<OperationOf<Route>> | ErrorAnswer;
+
+export type FakeHandler<Route extends string = string> =
+  | FakeResponse<Route>
+  | ((request: FakeRequest) => FakeResponse<Route>);
+
+/** Every status a fake may answer: keeps `status: 201` a literal while the routes are inferred. */
+type StatusHint = { status?: SuccessStatus | ErrorStatus };
+
+/** Handlers by route, each typed by its own route. */
+export type FakeRoutes<Routes extends string> = { [Route in Routes]: FakeHandler<Route> } & {
+  [Route in Routes]: StatusHint | ((request: FakeRequest) => StatusHint);
+};
+
+/** Typed routes to spread into installFakeApi from a helper (keeps literal statuses). */
+export function fakeRoutes<Routes extends string>(routes: FakeRoutes<Routes>): FakeRoutes<Routes> {
+  return routes;
+}
+
+interface AnyAnswer {
   status?: number;
   body?: unknown;
 }
-
-export type FakeHandler = FakeResponse | ((request: FakeRequest) => FakeResponse);
+type AnyHandler = AnyAnswer | ((request: FakeRequest) => AnyAnswer);
 
 export interface FakeApi {
   calls: FakeRequest[];
   /** Replace or add handlers while a test runs. */
-  on: (route: string, handler: FakeHandler) => void;
+  on: <Route extends string>(route: Route, handler: FakeHandler<Route>) => void;
   callsTo: (route: string) => FakeRequest[];
   /** The event streams the app opened to a path ("/api/v1/runs/7/events"), oldest first. */
   streamsTo: (path: string) => FakeEventSource[];
@@ -103,8 +168,8 @@ export class FakeEventSource extends EventTarget {
   }
 }
 
-export function installFakeApi(routes: Record<string, FakeHandler>): FakeApi {
-  const handlers = new Map(Object.entries(routes));
+export function installFakeApi<Routes extends string>(routes: FakeRoutes<Routes>): FakeApi {
+  const handlers = new Map<string, AnyHandler>(Object.entries<AnyHandler>(routes));
   const calls: FakeRequest[] = [];
 
   const fetchStub = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -128,7 +193,7 @@ export function installFakeApi(routes: Record<string, FakeHandler>): FakeApi {
     calls.push(request);
 
     const handler = handlers.get(`${method} ${url.pathname}`);
-    const answer: FakeResponse = !handler
+    const answer: AnyAnswer = !handler
       ? { status: 404, body: { code: "not_found", message: `No fake for ${method} ${url.pathname}` } }
       : typeof handler === "function"
         ? handler(request)
@@ -154,14 +219,14 @@ export function installFakeApi(routes: Record<string, FakeHandler>): FakeApi {
 
   return {
     calls,
-    on: (route, handler) => handlers.set(route, handler),
+    on: (route, handler) => handlers.set(route, handler as AnyHandler),
     callsTo: (route) => calls.filter((call) => `${call.method} ${call.path}` === route),
     streamsTo: (path) => streams.filter((stream) => stream.path === path),
   };
 }
 
 /** Answers each call with the next response of a sequence, repeating the last one. */
-export function sequence(...responses: FakeResponse[]): (request: FakeRequest) => FakeResponse {
+export function sequence<Answer>(...responses: Answer[]): (request: FakeRequest) => Answer {
   let index = 0;
   return () => {
     const response = responses[Math.min(index, responses.length - 1)]!;

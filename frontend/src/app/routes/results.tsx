@@ -10,7 +10,7 @@ import { ImportResultsForm } from "../../features/results/components/import-resu
 import { ResultsFilters, type ResultFilterValues } from "../../features/results/components/results-filters";
 import { ResultsTable } from "../../features/results/components/results-table";
 import { useTargets } from "../../features/targets/api/list-targets";
-import type { ResultListParams } from "../../lib/api-types";
+import type { ResultListParams } from "../../lib/api/types";
 import { canWrite } from "../../lib/roles";
 import { Pager } from "../../components/ui/pager";
 

@@ -6,7 +6,7 @@ import { useRole } from "../../features/auth/api/get-session";
 import { QueryState } from "../../components/ui/query-state";
 import { useRuns } from "../../features/runs/api/list-runs";
 import { RunsTable } from "../../features/runs/components/runs-table";
-import type { RunStatus } from "../../lib/api-types";
+import type { RunStatus } from "../../lib/api/types";
 import { canWrite } from "../../lib/roles";
 import { RUN_STATUSES } from "../../lib/status";
 import { StartRunPanel } from "./start-run-panel";

@@ -1,4 +1,4 @@
-import type { FioJob } from "../../lib/api-types";
+import type { FioJob } from "../../lib/api/types";
 import { formatOption, jobOptions } from "../../lib/fio";
 
 /** fio jobs as the options fio would read: one row per job, "key=value" per option. */

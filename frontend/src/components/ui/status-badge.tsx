@@ -1,4 +1,4 @@
-import type { HostStatus, RunStatus } from "../../lib/api-types";
+import type { HostStatus, RunStatus } from "../../lib/api/types";
 import type { CredentialStatus, InvitationStatus } from "../../lib/credential-status";
 
 type Tone = "ok" | "info" | "warn" | "bad" | "muted";

@@ -1,4 +1,4 @@
-import type { AuditEvent } from "../../../lib/api-types";
+import type { AuditEvent } from "../../../lib/api/types";
 import { formatDateTime } from "../../../lib/format";
 
 function detailText(value: unknown): string {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { InvitationAccept, Me, Session, TokenResponse } from "../../../lib/api-types";
+import type { InvitationAccept, Me, Session, TokenResponse } from "../../../lib/api/types";
 import { setCsrfToken, startSession } from "../../../lib/session";
 import { login } from "./login";
 import { switchTeam } from "./switch-team";

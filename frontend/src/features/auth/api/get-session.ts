@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest, isApiError } from "../../../lib/api-client";
-import type { Role, Session } from "../../../lib/api-types";
+import type { Role, Session } from "../../../lib/api/types";
 import { SESSION_QUERY_KEY, setCsrfToken } from "../../../lib/session";
 
 /** GET /auth/session: restores a session (and its CSRF token) on page load; null when signed out. */

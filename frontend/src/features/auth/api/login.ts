@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { LoginRequest, Session } from "../../../lib/api-types";
+import type { LoginRequest, Session } from "../../../lib/api/types";
 import { startSession } from "../../../lib/session";
 
 /** POST /auth/login: the server sets the HttpOnly session cookie and answers with the CSRF token. */

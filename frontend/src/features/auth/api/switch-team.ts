@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Me, Session } from "../../../lib/api-types";
+import type { Me, Session } from "../../../lib/api/types";
 import { getCsrfToken, startSession } from "../../../lib/session";
 
 /** POST /auth/switch-team: the session acts in another of the user's teams from now on. */

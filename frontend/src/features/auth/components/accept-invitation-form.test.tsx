@@ -1,21 +1,21 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { installFakeApi } from "../../../test/fake-api";
+import { fakeRoutes, installFakeApi } from "../../../test/fake-api";
 import { makeMe, makeSession, page, signedOutRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
 const PERF = { id: 2, name: "Perf Lab" };
 
 function dashboardRoutes() {
-  return {
+  return fakeRoutes({
     "GET /api/v1/hosts": { body: page([]) },
     "GET /api/v1/targets": { body: page([]) },
     "GET /api/v1/runs": { body: page([]) },
-  };
+  });
 }
 
 function acceptRoutes() {
-  return {
+  return fakeRoutes({
     ...signedOutRoutes(),
     ...dashboardRoutes(),
     "POST /api/v1/invitations/accept": {
@@ -26,7 +26,7 @@ function acceptRoutes() {
     "POST /api/v1/auth/login": {
       body: makeSession({ id: 5, email: "vic@example.com", team: PERF, role: "viewer", csrf_token: "csrf-vic" }),
     },
-  };
+  });
 }
 
 async function join(user: ReturnType<typeof renderApp>["user"], password = "correct horse battery") {

@@ -1,17 +1,17 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { installFakeApi } from "../../../test/fake-api";
+import { fakeRoutes, installFakeApi } from "../../../test/fake-api";
 import { makeHost, makeRun, makeSession, page, shellRoutes, signedOutRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
 function dashboardRoutes() {
-  return {
+  return fakeRoutes({
     "GET /api/v1/hosts": { body: page([makeHost()]) },
     "GET /api/v1/targets": { body: page([]) },
     "GET /api/v1/runs": { body: page([]) },
     "GET /api/v1/plans": { body: page([]) },
     "GET /api/v1/presets": { body: page([]) },
-  };
+  });
 }
 
 async function signIn(user: ReturnType<typeof renderApp>["user"], email = "ada@example.com", password = "s3cret&more") {

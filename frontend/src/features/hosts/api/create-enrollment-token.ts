@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { EnrollmentTokenCreate, EnrollmentTokenCreated } from "../../../lib/api-types";
+import type { EnrollmentTokenCreate, EnrollmentTokenCreated } from "../../../lib/api/types";
 import { enrollmentTokensQueryKey } from "./list-enrollment-tokens";
 
 /** POST /enrollment-tokens: the secret is in this answer only. */

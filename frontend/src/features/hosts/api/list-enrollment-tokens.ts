@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { EnrollmentToken, Page } from "../../../lib/api-types";
+import type { Schema } from "../../../lib/api/types";
 
 export const enrollmentTokensQueryKey = ["enrollment-tokens"] as const;
 
 export function listEnrollmentTokensQueryOptions() {
   return queryOptions({
     queryKey: [...enrollmentTokensQueryKey, "list"],
-    queryFn: ({ signal }) => apiRequest<Page<EnrollmentToken>>("/enrollment-tokens", { signal }),
+    queryFn: ({ signal }) => apiRequest<Schema<"EnrollmentTokenList">>("/enrollment-tokens", { signal }),
   });
 }
 

@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Host, Page, PageParams } from "../../../lib/api-types";
+import type { PageParams, Schema } from "../../../lib/api/types";
 
 export const hostsQueryKey = ["hosts"] as const;
 
 export function listHostsQueryOptions({ limit = 100, offset = 0 }: PageParams = {}) {
   return queryOptions({
     queryKey: [...hostsQueryKey, "list", { limit, offset }],
-    queryFn: ({ signal }) => apiRequest<Page<Host>>("/hosts", { query: { limit, offset }, signal }),
+    queryFn: ({ signal }) => apiRequest<Schema<"HostList">>("/hosts", { query: { limit, offset }, signal }),
     // Workers heartbeat: keep status badges and "last seen" fresh.
     refetchInterval: 10_000,
   });

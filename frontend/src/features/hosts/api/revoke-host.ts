@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Host } from "../../../lib/api-types";
+import type { Host } from "../../../lib/api/types";
 import { hostsQueryKey } from "./list-hosts";
 
 /** POST /hosts/{id}/revoke (owners): its token and broker user stop at once; its queued runs fail. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Host, HostUpdate } from "../../../lib/api-types";
+import type { Host, HostUpdate } from "../../../lib/api/types";
 import { hostsQueryKey } from "./list-hosts";
 
 export interface UpdateHostInput {

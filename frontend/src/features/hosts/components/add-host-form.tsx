@@ -3,7 +3,7 @@ import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { CopyButton } from "../../../components/ui/copy-button";
 import { FormField } from "../../../components/ui/form-field";
 import { fieldErrors } from "../../../lib/api-client";
-import type { HostCreated } from "../../../lib/api-types";
+import type { HostCreated } from "../../../lib/api/types";
 import { useCreateHost } from "../api/create-host";
 
 function workerCommand(host: HostCreated): string {

@@ -6,7 +6,7 @@ import { OneTimeSecret } from "../../../components/ui/one-time-secret";
 import { QueryState } from "../../../components/ui/query-state";
 import { StatusBadge } from "../../../components/ui/status-badge";
 import { fieldErrors } from "../../../lib/api-client";
-import type { EnrollmentToken, EnrollmentTokenCreated } from "../../../lib/api-types";
+import type { EnrollmentToken, EnrollmentTokenCreated } from "../../../lib/api/types";
 import { credentialStatus } from "../../../lib/credential-status";
 import { formatDateTime, formatRelativeTime } from "../../../lib/format";
 import { useNow } from "../../../lib/use-now";

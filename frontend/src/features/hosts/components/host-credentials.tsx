@@ -2,7 +2,7 @@ import { useState } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { CommandBlock } from "../../../components/ui/command-block";
 import { OneTimeSecret } from "../../../components/ui/one-time-secret";
-import type { EnrollmentTokenCreated, Host, HostCredential } from "../../../lib/api-types";
+import type { EnrollmentTokenCreated, Host, HostCredential } from "../../../lib/api/types";
 import { useCreateEnrollmentToken } from "../api/create-enrollment-token";
 import { useRevokeHost } from "../api/revoke-host";
 import { useRotateHostCredential } from "../api/rotate-host-credential";

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
 import { isApiError } from "../../../lib/api-client";
-import type { Host } from "../../../lib/api-types";
+import type { Host } from "../../../lib/api/types";
 import { useUpdateHost } from "../api/update-host";
 
 const LABEL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;

@@ -1,5 +1,5 @@
 import { StatusBadge } from "../../../components/ui/status-badge";
-import type { Host } from "../../../lib/api-types";
+import type { Host } from "../../../lib/api/types";
 import { formatDateTime, formatRelativeTime } from "../../../lib/format";
 import { useNow } from "../../../lib/use-now";
 import { HostCredentials } from "./host-credentials";

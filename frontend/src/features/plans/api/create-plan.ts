@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Plan, PlanCreate } from "../../../lib/api-types";
+import type { Plan, PlanCreate } from "../../../lib/api/types";
 import { plansQueryKey } from "./list-plans";
 
 export function createPlan(body: PlanCreate): Promise<Plan> {

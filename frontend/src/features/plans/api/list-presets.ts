@@ -1,15 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Page, Preset } from "../../../lib/api-types";
+import type { Schema } from "../../../lib/api/types";
 
 export function listPresetsQueryOptions() {
   return queryOptions({
     queryKey: ["presets", "list"],
-    queryFn: async ({ signal }): Promise<Page<Preset>> => {
-      const data = await apiRequest<Page<Preset> | Preset[]>("/presets", { signal });
-      // Tolerate a bare array: presets are a fixed catalogue, not a paged list.
-      return Array.isArray(data) ? { items: data, total: data.length } : data;
-    },
+    queryFn: ({ signal }) => apiRequest<Schema<"PresetList">>("/presets", { signal }),
     // Presets ship with the server: they change only on upgrade.
     staleTime: 30 * 60_000,
   });

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { FioValidateResponse } from "../../../lib/api-types";
+import type { FioValidateResponse } from "../../../lib/api/types";
 
 /** POST /fio/validate is a pure parse, so it is cached like a query keyed by the text. */
 export function validateFioQueryOptions(text: string) {

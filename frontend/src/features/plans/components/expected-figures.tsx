@@ -1,25 +1,28 @@
-import type { ExpectedFigure } from "../../../lib/api-types";
+import type { ExpectedFigure } from "../../../lib/api/types";
+
+/** "14,000 IOPS": a figure as its publisher gives it (the unit says what is measured). */
+export function formatExpected(figure: ExpectedFigure): string {
+  return `${figure.value.toLocaleString("en-US")} ${figure.unit}`;
+}
 
 /** The figures a preset's publisher reports for it, as they published them. */
-export function ExpectedFigures({ figures, caption }: { figures: ExpectedFigure[]; caption: string }) {
+export function ExpectedFigures({ figures = [], caption }: { figures?: ExpectedFigure[]; caption: string }) {
   if (figures.length === 0) return <p className="muted small">The publisher gives no expected figures.</p>;
   return (
     <table className="table table-compact">
       <caption>{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">Metric</th>
           <th scope="col">Expected</th>
           <th scope="col">Note</th>
         </tr>
       </thead>
       <tbody>
         {figures.map((figure, index) => (
-          <tr key={`${figure.metric}-${index}`}>
-            <th scope="row">{figure.metric}</th>
-            <td className="num">
-              {figure.value.toLocaleString("en-US")} {figure.unit}
-            </td>
+          <tr key={index}>
+            <th scope="row" className="num">
+              {formatExpected(figure)}
+            </th>
             <td className="small">{figure.note ?? ""}</td>
           </tr>
         ))}

@@ -2,7 +2,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
-import type { FioJob } from "../../../lib/api-types";
+import type { FioJob } from "../../../lib/api/types";
+import { normalisedJobs } from "../../../lib/fio";
 import { validateFioQueryOptions } from "../api/validate-fio";
 
 const DEBOUNCE_MS = 400;
@@ -29,8 +30,9 @@ export function FioTextInput({ onParsed }: FioTextInputProps) {
       queryClient.fetchQuery(validateFioQueryOptions(text)).then(
         (data) => {
           if (stale) return;
-          setValidation({ text, status: "valid", jobs: data.jobs });
-          onParsed(data.jobs);
+          const jobs = normalisedJobs(data.jobs);
+          setValidation({ text, status: "valid", jobs });
+          onParsed(jobs);
         },
         (error: unknown) => {
           if (!stale) setValidation({ text, status: "invalid", error });

@@ -1,4 +1,4 @@
-import type { Preset } from "../../../lib/api-types";
+import type { Preset } from "../../../lib/api/types";
 
 /** Presets grouped by their publisher/source, sources in alphabetical order. */
 export function groupPresets(presets: Preset[]): [string, Preset[]][] {

@@ -1,8 +1,15 @@
-// The plan form edits jobs as text (so "4k" can be typed), and converts
-// them back to contract-shaped FioJobs (bytes, seconds, booleans) on save.
+// The plan form edits jobs as text (so "4k" or "1MiB" can be typed) and sends the text as typed:
+// only the API reads fio's units (POST /fio/validate-jobs while typing, POST /plans on save), so the
+// form shows and saves exactly what fio will read.
 
-import type { FioJob } from "../../../lib/api-types";
-import { formatFioSize, parseFioSeconds, parseFioSize } from "../../../lib/fio";
+import type { FioJob, FioJobIn } from "../../../lib/api/types";
+
+/** Options typed as fio text ("4k", "10g", "100%"). */
+const TEXT_OPTIONS = ["bs", "size", "ioengine"] as const;
+/** Options typed in number inputs. */
+const NUMBER_OPTIONS = ["iodepth", "numjobs", "rwmixread", "runtime"] as const;
+export type EditedOption = (typeof TEXT_OPTIONS)[number] | (typeof NUMBER_OPTIONS)[number];
+const EDITED = new Set<string>(["name", "rw", "time_based", "direct", ...TEXT_OPTIONS, ...NUMBER_OPTIONS]);
 
 export interface JobDraft {
   key: string;
@@ -19,9 +26,9 @@ export interface JobDraft {
   rwmixread: string;
   /** Options the form does not edit, kept as they came. */
   extra: Record<string, unknown>;
+  /** The values the draft was made from: a field left as it was goes back as it came. */
+  loaded: Partial<Record<EditedOption, unknown>>;
 }
-
-const EDITED = new Set(["name", "rw", "bs", "iodepth", "numjobs", "size", "runtime", "time_based", "direct", "ioengine", "rwmixread"]);
 
 let nextKey = 0;
 function newKey(): string {
@@ -33,88 +40,67 @@ function text(value: unknown): string {
   return value === undefined || value === null ? "" : String(value);
 }
 
+/** A draft of a job the API returned (normalised: sizes in bytes, times in seconds). */
 export function draftFromJob(job: FioJob): JobDraft {
   const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(job)) if (!EDITED.has(key)) extra[key] = value;
+  const loaded: JobDraft["loaded"] = {};
+  for (const [key, value] of Object.entries(job)) {
+    if (!EDITED.has(key)) extra[key] = value;
+    else if (key !== "name" && key !== "rw") loaded[key as EditedOption] = value;
+  }
   return {
     key: newKey(),
     name: job.name,
     rw: job.rw,
-    bs: typeof job.bs === "number" ? formatFioSize(job.bs) : text(job.bs),
+    bs: text(job.bs),
     iodepth: text(job.iodepth),
     numjobs: text(job.numjobs),
-    size: typeof job.size === "number" ? formatFioSize(job.size) : text(job.size),
+    size: text(job.size),
     runtime: text(job.runtime),
     time_based: job.time_based === true,
     direct: job.direct === true,
     ioengine: text(job.ioengine),
     rwmixread: text(job.rwmixread),
     extra,
+    loaded,
   };
 }
 
+/** A new job as a user would type it; the API says what fio makes of it. */
 export function blankDraft(index: number): JobDraft {
-  return draftFromJob({
+  return {
+    key: newKey(),
     name: `job${index + 1}`,
     rw: "randread",
-    bs: 4096,
-    iodepth: 32,
-    numjobs: 1,
-    size: 1024 ** 3,
-    runtime: 60,
+    bs: "4k",
+    iodepth: "32",
+    numjobs: "1",
+    size: "1g",
+    runtime: "60",
     time_based: true,
     direct: true,
     ioengine: "libaio",
-  });
+    rwmixread: "",
+    extra: {},
+    loaded: {},
+  };
 }
 
-export interface DraftProblem {
-  job: string;
-  option: string;
-  reason: string;
-}
-
-function positiveInt(value: string): number | null {
-  const parsed = Number(value);
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : null;
-}
-
-/** The job a draft describes, or the reasons it is not a valid job yet. */
-export function jobFromDraft(draft: JobDraft): { job: FioJob; problems: DraftProblem[] } {
-  const problems: DraftProblem[] = [];
-  const problem = (option: string, reason: string) => problems.push({ job: draft.name || "(unnamed)", option, reason });
-  const job: FioJob = { ...draft.extra, name: draft.name.trim(), rw: draft.rw };
-  if (!job.name) problem("name", "a job needs a name");
-  else if (/[\s[\]]/.test(job.name)) problem("name", "no spaces or brackets");
-
-  if (draft.bs.trim()) {
-    const bs = parseFioSize(draft.bs);
-    if (bs === null || bs <= 0) problem("bs", `"${draft.bs}" is not a block size like 4k or 1m`);
-    else job.bs = bs;
-  }
-  if (draft.size.trim()) {
-    const raw = draft.size.trim();
-    if (/^\d+(\.\d+)?%$/.test(raw)) job.size = raw;
-    else {
-      const size = parseFioSize(raw);
-      if (size === null || size <= 0) problem("size", `"${raw}" is not a size like 10g or 100%`);
-      else job.size = size;
-    }
-  }
-  for (const option of ["iodepth", "numjobs", "rwmixread"] as const) {
-    const raw = draft[option].trim();
-    if (!raw) continue;
-    const value = positiveInt(raw);
-    if (value === null) problem(option, "must be a positive whole number");
-    else job[option] = value;
-  }
-  if (draft.runtime.trim()) {
-    const runtime = parseFioSeconds(draft.runtime);
-    if (runtime === null || runtime <= 0) problem("runtime", "must be seconds, e.g. 60");
-    else job.runtime = runtime;
+/**
+ * The job a draft describes, as it goes to the API: fields left as loaded keep their value, whole
+ * numbers typed in number inputs are numbers, and everything else is the text typed (fio's units are
+ * the API's to read).
+ */
+export function jobFromDraft(draft: JobDraft): FioJobIn {
+  const job: FioJobIn = { ...draft.extra, name: draft.name.trim(), rw: draft.rw };
+  for (const option of [...TEXT_OPTIONS, ...NUMBER_OPTIONS]) {
+    const typed = draft[option].trim();
+    if (!typed) continue;
+    if (option in draft.loaded && typed === text(draft.loaded[option])) job[option] = draft.loaded[option];
+    else if ((NUMBER_OPTIONS as readonly string[]).includes(option) && /^\d+$/.test(typed)) job[option] = Number(typed);
+    else job[option] = typed;
   }
   if (draft.time_based) job.time_based = true;
   if (draft.direct) job.direct = true;
-  if (draft.ioengine.trim()) job.ioengine = draft.ioengine.trim();
-  return { job, problems };
+  return job;
 }

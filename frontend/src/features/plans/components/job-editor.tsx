@@ -1,16 +1,42 @@
 import { FormField } from "../../../components/ui/form-field";
-import { COMMON_IOENGINES, formatOption, RW_MODES } from "../../../lib/fio";
+import { errorField, isApiError } from "../../../lib/api-client";
+import type { FioJob } from "../../../lib/api/types";
+import { COMMON_IOENGINES, describeJob, formatOption, RW_MODES } from "../../../lib/fio";
+import type { JobsValidation } from "../api/validate-jobs";
 import { blankDraft, type JobDraft } from "./job-draft";
 
 interface JobEditorProps {
   drafts: JobDraft[];
   onChange: (drafts: JobDraft[]) => void;
+  /** The API's reading of the drafts as typed (POST /fio/validate-jobs). */
+  validation: JobsValidation;
 }
 
 const MIXED = new Set(["rw", "randrw", "readwrite"]);
 
-/** Edits the common fio options of each job; other options are kept and listed. */
-export function JobEditor({ drafts, onChange }: JobEditorProps) {
+/** The API's reasons for rejecting options of the job at index, by option. */
+function optionErrors(validation: JobsValidation, index: number): Record<string, string[]> {
+  const byOption: Record<string, string[]> = {};
+  if (validation.status !== "invalid" || !isApiError(validation.error)) return byOption;
+  const prefix = `jobs.${index}.`;
+  for (const detail of validation.error.errors) {
+    const field = errorField(detail);
+    if (field?.startsWith(prefix)) (byOption[field.slice(prefix.length)] ??= []).push(detail.reason);
+  }
+  return byOption;
+}
+
+/** A size as fio will read it, from the API's normalised job: "1,000,000 bytes". */
+function bytesHint(value: FioJob["bs"] | FioJob["size"] | undefined) {
+  if (typeof value !== "number") return undefined;
+  return <>fio reads {value.toLocaleString("en-US")} bytes</>;
+}
+
+/**
+ * Edits the common fio options of each job; other options are kept and listed. Under each job, what
+ * the API made of it (sizes as the byte counts fio will read) or its reason per rejected option.
+ */
+export function JobEditor({ drafts, onChange, validation }: JobEditorProps) {
   const update = (key: string, patch: Partial<JobDraft>) =>
     onChange(drafts.map((draft) => (draft.key === key ? { ...draft, ...patch } : draft)));
   const remove = (key: string) => onChange(drafts.filter((draft) => draft.key !== key));
@@ -20,16 +46,20 @@ export function JobEditor({ drafts, onChange }: JobEditorProps) {
       {drafts.length === 0 ? <p className="muted">No jobs yet: pick a preset, paste a job file or add a job.</p> : null}
       {drafts.map((draft, index) => {
         const extras = Object.entries(draft.extra);
+        const errors = optionErrors(validation, index);
+        const normalised = validation.status === "valid" ? validation.jobs[index] : undefined;
+        const shown = fieldsOf(draft);
+        const otherErrors = Object.entries(errors).filter(([option]) => !shown.includes(option));
         return (
           <fieldset key={draft.key} className="job-fieldset">
             <legend>
               Job {index + 1}: {draft.name || "(unnamed)"}
             </legend>
             <div className="form-grid form-grid-dense">
-              <FormField label="Job name">
+              <FormField label="Job name" errors={errors.name}>
                 {(c) => <input {...c} className="mono" value={draft.name} onChange={(e) => update(draft.key, { name: e.target.value })} />}
               </FormField>
-              <FormField label="rw">
+              <FormField label="rw" errors={errors.rw}>
                 {(c) => (
                   <select {...c} value={draft.rw} onChange={(e) => update(draft.key, { rw: e.target.value })}>
                     {(RW_MODES as readonly string[]).includes(draft.rw) ? null : <option value={draft.rw}>{draft.rw}</option>}
@@ -41,32 +71,32 @@ export function JobEditor({ drafts, onChange }: JobEditorProps) {
                   </select>
                 )}
               </FormField>
-              <FormField label="bs">
+              <FormField label="bs" errors={errors.bs} hint={bytesHint(normalised?.bs)}>
                 {(c) => (
                   <input {...c} className="mono" placeholder="4k" value={draft.bs} onChange={(e) => update(draft.key, { bs: e.target.value })} />
                 )}
               </FormField>
-              <FormField label="iodepth">
+              <FormField label="iodepth" errors={errors.iodepth}>
                 {(c) => (
                   <input {...c} type="number" min={1} value={draft.iodepth} onChange={(e) => update(draft.key, { iodepth: e.target.value })} />
                 )}
               </FormField>
-              <FormField label="numjobs">
+              <FormField label="numjobs" errors={errors.numjobs}>
                 {(c) => (
                   <input {...c} type="number" min={1} value={draft.numjobs} onChange={(e) => update(draft.key, { numjobs: e.target.value })} />
                 )}
               </FormField>
-              <FormField label="size">
+              <FormField label="size" errors={errors.size} hint={bytesHint(normalised?.size)}>
                 {(c) => (
                   <input {...c} className="mono" placeholder="10g or 100%" value={draft.size} onChange={(e) => update(draft.key, { size: e.target.value })} />
                 )}
               </FormField>
-              <FormField label="runtime (s)">
+              <FormField label="runtime (s)" errors={errors.runtime}>
                 {(c) => (
                   <input {...c} type="number" min={1} value={draft.runtime} onChange={(e) => update(draft.key, { runtime: e.target.value })} />
                 )}
               </FormField>
-              <FormField label="ioengine">
+              <FormField label="ioengine" errors={errors.ioengine}>
                 {(c) => (
                   <>
                     <input
@@ -87,7 +117,7 @@ export function JobEditor({ drafts, onChange }: JobEditorProps) {
                 )}
               </FormField>
               {MIXED.has(draft.rw) ? (
-                <FormField label="rwmixread (%)">
+                <FormField label="rwmixread (%)" errors={errors.rwmixread}>
                   {(c) => (
                     <input
                       {...c}
@@ -115,6 +145,20 @@ export function JobEditor({ drafts, onChange }: JobEditorProps) {
                 </label>
               </div>
             </div>
+            {otherErrors.length ? (
+              <ul className="field-error small">
+                {otherErrors.map(([option, reasons]) => (
+                  <li key={option}>
+                    <code>{option}</code>: {reasons.join("; ")}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {normalised ? (
+              <p className="small">
+                As fio will run it: <code className="mono">{describeJob(normalised)}</code>
+              </p>
+            ) : null}
             {extras.length ? (
               <p className="small">
                 Other options:{" "}
@@ -136,4 +180,15 @@ export function JobEditor({ drafts, onChange }: JobEditorProps) {
       </button>
     </div>
   );
+}
+
+/** The options the editor shows for a draft (their errors go next to them). */
+function fieldsOf(draft: JobDraft): string[] {
+  const fields = ["name", "rw", "bs", "iodepth", "numjobs", "size", "runtime", "ioengine"];
+  return MIXED.has(draft.rw) ? [...fields, "rwmixread"] : fields;
+}
+
+/** The API fields ("jobs.0.bs", ...) whose errors the editor shows next to their inputs. */
+export function editorFields(drafts: JobDraft[]): string[] {
+  return drafts.flatMap((draft, index) => fieldsOf(draft).map((option) => `jobs.${index}.${option}`));
 }

@@ -1,9 +1,18 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import type { Plan } from "../../../lib/api-types";
-import { installFakeApi } from "../../../test/fake-api";
+import type { Plan } from "../../../lib/api/types";
+import { installFakeApi, type FakeRequest } from "../../../test/fake-api";
 import { makePlan, makePreset, page, shellRoutes } from "../../../test/factories";
+import { realRejectedValidation, realSizesValidation } from "../../../test/fixtures";
 import { renderApp } from "../../../test/render-app";
+
+type JobsIn = { jobs: Record<string, unknown>[] };
+
+/** POST /fio/validate-jobs answering jobs loaded unchanged (already normalised) with themselves. */
+function echoValidation(request: FakeRequest) {
+  return { body: request.body as JobsIn };
+}
 
 describe("new plan form", () => {
   it("lists fio's objections per option while a pasted job file is invalid, then loads the valid jobs", async () => {
@@ -25,6 +34,7 @@ describe("new plan form", () => {
         }
         return { body: { jobs: [{ name: "seqwrite", rw: "write", bs: 1048576, iodepth: 8, direct: true, fsync: 1 }] } };
       },
+      "POST /api/v1/fio/validate-jobs": echoValidation,
       "POST /api/v1/plans": (request) => ({ status: 201, body: makePlan({ ...(request.body as object), id: 77 }) }),
     });
     const { user } = renderApp("/plans");
@@ -37,7 +47,9 @@ describe("new plan form", () => {
     await user.clear(paste);
     await user.type(paste, "[seqwrite]{enter}rw=write{enter}bs=1m");
     const job = await within(form).findByRole("group", { name: "Job 1: seqwrite" }, { timeout: 3_000 });
-    expect(within(job).getByLabelText("bs")).toHaveValue("1m");
+    // The API's reading, in bytes: what fio will use whatever its kb_base.
+    expect(within(job).getByLabelText("bs")).toHaveValue("1048576");
+    await waitFor(() => expect(within(job).getByLabelText("bs")).toHaveAccessibleDescription("fio reads 1,048,576 bytes"));
     expect(within(job).getByText("fsync=1")).toBeInTheDocument();
     // Saving is allowed, but the run-start rules are said now rather than at the first run.
     const refusals = within(form).getByRole("note", { name: "Runs will refuse" });
@@ -63,6 +75,7 @@ describe("new plan form", () => {
       ...shellRoutes(),
       "GET /api/v1/plans": () => ({ body: page(saved) }),
       "GET /api/v1/presets": { body: page([makePreset()]) },
+      "POST /api/v1/fio/validate-jobs": echoValidation,
       "POST /api/v1/plans": (request) => {
         const plan = makePlan({ ...(request.body as object), id: 78 });
         saved = [...saved, plan];
@@ -95,6 +108,7 @@ describe("new plan form", () => {
       ...shellRoutes(),
       "GET /api/v1/plans": { body: page([]) },
       "GET /api/v1/presets": { body: page([makePreset()]) },
+      "POST /api/v1/fio/validate-jobs": echoValidation,
     });
     const { user } = renderApp("/plans");
     const form = await screen.findByRole("form", { name: "New plan" });
@@ -110,5 +124,68 @@ describe("new plan form", () => {
     expect(within(job).getByLabelText("ioengine")).toHaveValue("libaio");
     expect(within(job).getByRole("checkbox", { name: /direct/ })).toBeChecked();
     expect(within(form).getByLabelText("Plan name")).toHaveValue("Max IOPS");
+  });
+
+  it("shows the byte counts the API reads from sizes as typed (1MiB is 1,000,000 bytes to fio), and saves the text typed", async () => {
+    const api = installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/plans": { body: page([]) },
+      "GET /api/v1/presets": { body: page([]) },
+      // The API's real answer (src/test/fixtures/validate-jobs-sizes.json) to the job this test types.
+      "POST /api/v1/fio/validate-jobs": (request) =>
+        isDeepStrictEqual(request.body, realSizesValidation.request)
+          ? { body: realSizesValidation.response }
+          : { status: 422, body: { code: "validation_error", message: "not the recorded job" } },
+      "POST /api/v1/plans": (request) => ({ status: 201, body: makePlan({ ...(request.body as object), id: 79 }) }),
+    });
+    const { user } = renderApp("/plans");
+    const form = await screen.findByRole("form", { name: "New plan" });
+
+    await user.click(within(form).getByRole("button", { name: "Add job" }));
+    const job = within(form).getByRole("group", { name: "Job 1: job1" });
+    await user.clear(within(job).getByLabelText("size"));
+    await user.type(within(job).getByLabelText("size"), "1MiB");
+
+    await waitFor(() => expect(within(job).getByLabelText("size")).toHaveAccessibleDescription("fio reads 1,000,000 bytes"), {
+      timeout: 3_000,
+    });
+    expect(within(job).getByLabelText("bs")).toHaveAccessibleDescription("fio reads 4,096 bytes");
+    expect(within(job).getByText(/As fio will run it:/)).toHaveTextContent("bs=4096 iodepth=32 numjobs=1 size=1000000 runtime=60s");
+
+    await user.type(within(form).getByLabelText("Plan name"), "1 MiB file");
+    await user.click(within(form).getByRole("button", { name: "Save plan" }));
+    expect(await within(form).findByRole("status")).toHaveTextContent("Plan 1 MiB file saved.");
+    expect(api.callsTo("POST /api/v1/plans")[0]?.body).toMatchObject({ jobs: [realSizesValidation.request.jobs[0]] });
+  });
+
+  it("shows the API's reason next to each option it refuses", async () => {
+    installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/plans": { body: page([]) },
+      "GET /api/v1/presets": { body: page([]) },
+      // The API's real refusal (src/test/fixtures/validate-jobs-rejected.json) of the job this test types.
+      "POST /api/v1/fio/validate-jobs": (request) =>
+        isDeepStrictEqual(request.body, realRejectedValidation.request)
+          ? { status: realRejectedValidation.status, body: realRejectedValidation.response }
+          : { body: request.body as JobsIn },
+    });
+    const { user } = renderApp("/plans");
+    const form = await screen.findByRole("form", { name: "New plan" });
+
+    await user.click(within(form).getByRole("button", { name: "Add job" }));
+    const job = within(form).getByRole("group", { name: "Job 1: job1" });
+    await user.clear(within(job).getByLabelText("size"));
+    await user.type(within(job).getByLabelText("size"), "1MiB");
+    await user.clear(within(job).getByLabelText("bs"));
+    await user.type(within(job).getByLabelText("bs"), "4q");
+    await user.clear(within(job).getByLabelText("iodepth"));
+    await user.type(within(job).getByLabelText("iodepth"), "0");
+
+    await waitFor(() => expect(within(job).getByLabelText("bs")).toHaveAccessibleDescription("unknown size unit 'q'"), {
+      timeout: 3_000,
+    });
+    expect(within(job).getByLabelText("bs")).toBeInvalid();
+    expect(within(job).getByLabelText("iodepth")).toHaveAccessibleDescription("Input should be greater than or equal to 1");
+    expect(within(form).getByRole("alert")).toHaveTextContent("fio would reject these jobs");
   });
 });

@@ -4,12 +4,13 @@ import { FormField } from "../../../components/ui/form-field";
 import { RunRequirementsNote } from "../../../components/ui/run-requirements-note";
 import { SharedFilesField } from "../../../components/ui/shared-files-field";
 import { fieldErrors } from "../../../lib/api-client";
-import type { FioJob, PlanCreate, Preset } from "../../../lib/api-types";
-import { presetJobs, runRequirements } from "../../../lib/fio";
+import type { FioJob, PlanCreate, Preset } from "../../../lib/api/types";
+import { normalisedJobs, runRequirements } from "../../../lib/fio";
 import { useCreatePlan } from "../api/create-plan";
+import { useValidatedJobs } from "../api/validate-jobs";
 import { FioTextInput } from "./fio-text-input";
-import { JobEditor } from "./job-editor";
-import { draftFromJob, jobFromDraft, type DraftProblem, type JobDraft } from "./job-draft";
+import { editorFields, JobEditor } from "./job-editor";
+import { draftFromJob, jobFromDraft, type JobDraft } from "./job-draft";
 import { PresetPicker } from "./preset-picker";
 
 /** A plan from a preset, a pasted fio job file/command line or by hand; jobs editable before saving. */
@@ -19,17 +20,20 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
   const [presetId, setPresetId] = useState<string | null>(null);
   const [sharedFiles, setSharedFiles] = useState(false);
   const [drafts, setDrafts] = useState<JobDraft[]>([]);
-  const [problems, setProblems] = useState<DraftProblem[]>([]);
   const [formKey, setFormKey] = useState(0);
   const createMutation = useCreatePlan();
   const errors = fieldErrors(createMutation.error, INLINE_FIELDS);
-  const draftJobs = drafts.map((draft) => jobFromDraft(draft).job);
+  // The jobs as typed: the API reads their units (while typing, and again on save).
+  const draftJobs = drafts.map(jobFromDraft);
+  const validation = useValidatedJobs(draftJobs);
   const requirements = runRequirements(draftJobs);
+  const jobNames = draftJobs.map((job) => String(job.name));
 
   function selectPreset(preset: Preset | null) {
     setPresetId(preset?.id ?? null);
     if (!preset) return;
-    setDrafts(presetJobs(preset).map(draftFromJob));
+    // A preset's jobs come complete (its global options folded in by the API).
+    setDrafts(normalisedJobs(preset.jobs).map(draftFromJob));
     setName((current) => current || preset.name);
     setDescription((current) => current || preset.description);
   }
@@ -41,12 +45,7 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const converted = drafts.map(jobFromDraft);
-    const found = converted.flatMap((item) => item.problems);
-    if (drafts.length === 0) found.push({ job: "plan", option: "jobs", reason: "add at least one job" });
-    setProblems(found);
-    if (found.length) return;
-    const body: PlanCreate = { name: name.trim(), jobs: converted.map((item) => item.job), shared_files: sharedFiles };
+    const body: PlanCreate = { name: name.trim(), jobs: draftJobs, shared_files: sharedFiles };
     if (description.trim()) body.description = description.trim();
     if (presetId) body.preset_id = presetId;
     createMutation.mutate(body, {
@@ -84,7 +83,18 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
           </fieldset>
         </div>
         <h3>Jobs</h3>
-        <JobEditor drafts={drafts} onChange={setDrafts} />
+        <JobEditor drafts={drafts} onChange={setDrafts} validation={validation} />
+        <div aria-live="polite" className="validation-status">
+          {validation.status === "checking" ? <p className="muted small">Checking the jobs…</p> : null}
+          {validation.status === "invalid" ? (
+            <ApiErrorAlert
+              error={validation.error}
+              title="fio would reject these jobs"
+              inlineFields={editorFields(drafts)}
+              jobNames={jobNames}
+            />
+          ) : null}
+        </div>
         <SharedFilesField
           checked={sharedFiles}
           onChange={setSharedFiles}
@@ -92,26 +102,11 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
           errors={errors.shared_files}
         />
         <RunRequirementsNote items={requirements}>The plan can be saved, but runs will refuse these jobs as they stand:</RunRequirementsNote>
-        {problems.length ? (
-          <div role="alert" className="alert alert-error">
-            Fix these before saving:
-            <ul className="alert-list">
-              {problems.map((problem, index) => (
-                <li key={index}>
-                  <code>
-                    [{problem.job}] {problem.option}
-                  </code>
-                  : {problem.reason}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
         {createMutation.error ? (
           <ApiErrorAlert
             error={createMutation.error}
             inlineFields={INLINE_FIELDS}
-            jobNames={draftJobs.map((job) => job.name)}
+            jobNames={jobNames}
           />
         ) : null}
         {createMutation.isSuccess && !createMutation.isPending ? (

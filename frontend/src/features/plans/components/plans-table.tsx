@@ -1,6 +1,6 @@
 import { sharedFilesLabel } from "../../../components/ui/shared-files-field";
-import type { Plan } from "../../../lib/api-types";
-import { describeJob } from "../../../lib/fio";
+import type { Plan } from "../../../lib/api/types";
+import { describeJob, normalisedJobs } from "../../../lib/fio";
 import { formatDateTime } from "../../../lib/format";
 
 export function PlansTable({ plans }: { plans: Plan[] }) {
@@ -26,7 +26,7 @@ export function PlansTable({ plans }: { plans: Plan[] }) {
             </th>
             <td>
               <ul className="plain-list small mono">
-                {plan.jobs.map((job, index) => (
+                {normalisedJobs(plan.jobs).map((job, index) => (
                   <li key={index}>
                     [{job.name}] {describeJob(job)}
                   </li>
@@ -34,7 +34,7 @@ export function PlansTable({ plans }: { plans: Plan[] }) {
               </ul>
             </td>
             <td className="small">{plan.preset_id ?? "—"}</td>
-            <td className="small">{sharedFilesLabel(plan.shared_files)}</td>
+            <td className="small">{sharedFilesLabel(plan.shared_files ?? false)}</td>
             <td className="nowrap">{formatDateTime(plan.created_at)}</td>
           </tr>
         ))}

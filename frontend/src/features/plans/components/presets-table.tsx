@@ -1,9 +1,13 @@
-import type { Preset } from "../../../lib/api-types";
-import { describeJob, presetJobs } from "../../../lib/fio";
+import type { Preset } from "../../../lib/api/types";
+import { describeJob, normalisedJobs } from "../../../lib/fio";
+import { formatExpected } from "./expected-figures";
 import { groupPresets } from "./group-presets";
 
+/** "14,000 IOPS; 600 MiB/s (premium share)": each figure as published, with its note. */
 function expectedSummary(preset: Preset): string {
-  return preset.expected.map((figure) => `${figure.metric} ${figure.value.toLocaleString("en-US")} ${figure.unit}`).join("; ");
+  return (preset.expected ?? [])
+    .map((figure) => (figure.note ? `${formatExpected(figure)} (${figure.note})` : formatExpected(figure)))
+    .join("; ");
 }
 
 /** The preset catalogue in one table, a row group per source. */
@@ -38,7 +42,7 @@ export function PresetsTable({ presets }: { presets: Preset[] }) {
               <td>{preset.platform}</td>
               <td>
                 <ul className="plain-list small mono">
-                  {presetJobs(preset).map((job, index) => (
+                  {normalisedJobs(preset.jobs).map((job, index) => (
                     <li key={index}>
                       [{job.name}] {describeJob(job)}
                     </li>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { ResultImport, ResultImportFields } from "../../../lib/api-types";
+import type { ResultImport, ResultImportFields } from "../../../lib/api/types";
 import { resultsQueryKey } from "./list-results";
 
 /** The server refuses larger uploads with 413. */

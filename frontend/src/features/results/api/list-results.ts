@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Page, Result, ResultListParams } from "../../../lib/api-types";
+import type { ResultListParams, Schema } from "../../../lib/api/types";
 
 export const resultsQueryKey = ["results"] as const;
 
@@ -16,7 +16,7 @@ export function listResultsQueryOptions({
   const query = { target_id, storage_class, imported, job_name, limit, offset };
   return queryOptions({
     queryKey: [...resultsQueryKey, "list", query],
-    queryFn: ({ signal }) => apiRequest<Page<Result>>("/results", { query, signal }),
+    queryFn: ({ signal }) => apiRequest<Schema<"ResultList">>("/results", { query, signal }),
     // Paging and filtering keep the previous page on screen until the next one arrives.
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { ChartContainer } from "../../../components/ui/chart-container";
-import type { Result } from "../../../lib/api-types";
+import type { Result } from "../../../lib/api/types";
 import { formatCount } from "../../../lib/format";
 import {
   buildComparison,

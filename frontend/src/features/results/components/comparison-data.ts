@@ -2,7 +2,7 @@
 // one bar per label or storage class, each the mean over the matching results.
 
 import { paletteColor, type ChartRow, type SeriesConfig } from "../../../components/ui/chart-config";
-import type { Direction, Result } from "../../../lib/api-types";
+import type { Direction, Result } from "../../../lib/api/types";
 import type { ValueUnit } from "../../../lib/format";
 import { activeDirections, percentile, percentileSource } from "../../../lib/latency";
 

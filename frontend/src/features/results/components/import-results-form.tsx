@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { fieldErrors } from "../../../lib/api-client";
-import type { ResultImport, Target } from "../../../lib/api-types";
+import type { ResultImport, Target } from "../../../lib/api/types";
 import { formatBytes, formatIops } from "../../../lib/format";
 import { activeDirections } from "../../../lib/latency";
 import { MAX_IMPORT_BYTES, useImportResults } from "../api/import-results";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Direction, DirectionName, Result } from "../../../lib/api-types";
+import type { Direction, DirectionName, Result } from "../../../lib/api/types";
 import { formatBandwidth, formatDateTime, formatIops, formatNs } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
 

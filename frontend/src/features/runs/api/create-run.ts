@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Run, RunCreate } from "../../../lib/api-types";
+import type { Run, RunCreate } from "../../../lib/api/types";
 import { runQueryOptions } from "./get-run";
 import { runsQueryKey } from "./list-runs";
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { RunProgress } from "../../../lib/api-types";
+import type { RunProgress } from "../../../lib/api/types";
 import { runsQueryKey } from "./list-runs";
 
 /** Without the event stream, a live run's series is re-read this often. */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Run } from "../../../lib/api-types";
+import type { Run } from "../../../lib/api/types";
 import { isRunActive } from "../../../lib/status";
 import { runsQueryKey } from "./list-runs";
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Page, Run, RunListParams } from "../../../lib/api-types";
+import type { RunListParams, Schema } from "../../../lib/api/types";
 import { isRunActive } from "../../../lib/status";
 
 export const runsQueryKey = ["runs"] as const;
@@ -12,7 +12,7 @@ export function listRunsQueryOptions({ status, target_id, limit = 50, offset = 0
   return queryOptions({
     queryKey: [...runsQueryKey, "list", { status, target_id, limit, offset }],
     queryFn: ({ signal }) =>
-      apiRequest<Page<Run>>("/runs", { query: { status, target_id, limit, offset }, signal }),
+      apiRequest<Schema<"RunList">>("/runs", { query: { status, target_id, limit, offset }, signal }),
     // Follow live runs closely; slow down once none on the page is queued or running.
     refetchInterval: (query) =>
       query.state.data?.items.some((run) => isRunActive(run.status)) ? RUNS_POLL_MS : RUNS_IDLE_POLL_MS,

@@ -5,7 +5,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useReducer } from "react";
 import { apiUrl } from "../../../lib/api-client";
-import type { ProgressSample, RunProgressEvent, RunStatus, RunStatusEvent } from "../../../lib/api-types";
+import type { ProgressSample, RunProgressEvent, RunStatus, RunStatusEvent } from "../../../lib/api/types";
 import { RUN_STATUSES, isRunActive } from "../../../lib/status";
 import { runQueryOptions } from "./get-run";
 import { runsQueryKey } from "./list-runs";

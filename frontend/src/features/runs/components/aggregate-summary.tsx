@@ -1,4 +1,4 @@
-import type { RunAggregate } from "../../../lib/api-types";
+import type { RunAggregate } from "../../../lib/api/types";
 import { formatBandwidth, formatCount, formatDuration, formatIops, formatNs } from "../../../lib/format";
 import { DIRECTIONS, HEADLINE_PERCENTILES } from "../../../lib/latency";
 

@@ -1,4 +1,4 @@
-import type { Assignment, ProgressSample, RunStatus } from "../../../lib/api-types";
+import type { Assignment, ProgressSample, RunStatus } from "../../../lib/api/types";
 import { formatPercent, formatSeconds } from "../../../lib/format";
 import { latestSample, type HostSeries } from "./progress-series";
 

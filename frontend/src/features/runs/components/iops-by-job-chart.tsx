@@ -1,6 +1,6 @@
 import { ChartContainer } from "../../../components/ui/chart-container";
 import { SERIES_COLORS, type ChartRow } from "../../../components/ui/chart-config";
-import type { Result } from "../../../lib/api-types";
+import type { Result } from "../../../lib/api/types";
 
 /** IOPS of each result side by side (read and write), to compare jobs of one run. */
 export function IopsByJobChart({ results }: { results: Result[] }) {

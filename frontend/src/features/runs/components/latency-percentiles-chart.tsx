@@ -1,6 +1,6 @@
 import { ChartContainer } from "../../../components/ui/chart-container";
 import { paletteColor, SERIES_COLORS, type ChartRow, type SeriesConfig } from "../../../components/ui/chart-config";
-import type { Result } from "../../../lib/api-types";
+import type { Result } from "../../../lib/api/types";
 import { activeDirections, HEADLINE_PERCENTILES, percentile, percentileSource } from "../../../lib/latency";
 
 /** Completion-latency percentiles of every result × direction, on a log axis. */

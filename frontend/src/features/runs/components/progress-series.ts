@@ -2,7 +2,7 @@
 // samples pushed live merged per host, then laid out as one chart row per second.
 
 import { paletteColor, SERIES_COLORS, type ChartRow, type SeriesConfig } from "../../../components/ui/chart-config";
-import type { DirectionName, HostProgress, ProgressFigures, ProgressSample } from "../../../lib/api-types";
+import type { DirectionName, HostProgress, ProgressSample } from "../../../lib/api/types";
 import type { ValueUnit } from "../../../lib/format";
 import { DIRECTIONS } from "../../../lib/latency";
 import { MAX_LIVE_SAMPLES, type LiveSamples } from "../api/run-events";
@@ -93,11 +93,11 @@ export function throughputChartData(hosts: readonly HostSeries[], metric: Throug
   const rows = new Map<number, ChartRow>();
   for (const { host, direction, key } of keys) {
     for (const sample of host.samples) {
-      const figures: ProgressFigures | undefined = sample.directions[direction];
-      if (!figures) continue;
+      const value = sample.directions[direction]?.[metric];
+      if (value === undefined) continue;
       const second = seconds(sample);
       const row = rows.get(second) ?? { second };
-      row[key] = figures[metric];
+      row[key] = value;
       rows.set(second, row);
     }
   }

@@ -1,4 +1,4 @@
-import type { Result } from "../../../lib/api-types";
+import type { Result } from "../../../lib/api/types";
 import { formatBandwidth, formatBytes, formatCount, formatDuration, formatIops, formatNs, formatPercent } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
 

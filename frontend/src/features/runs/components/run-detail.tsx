@@ -5,8 +5,9 @@ import { FioJobList } from "../../../components/ui/fio-job-list";
 import { PageHeader } from "../../../components/ui/page-header";
 import { StatusBadge } from "../../../components/ui/status-badge";
 import { sharedFilesLabel } from "../../../components/ui/shared-files-field";
-import type { Run } from "../../../lib/api-types";
+import type { Run } from "../../../lib/api/types";
 import { elapsedMs, formatDateTime, formatDuration, formatWorkerCpu } from "../../../lib/format";
+import { normalisedJobs } from "../../../lib/fio";
 import { isRunActive } from "../../../lib/status";
 import { useNow } from "../../../lib/use-now";
 import { useCancelRun } from "../api/cancel-run";
@@ -82,7 +83,7 @@ export function RunDetail({ runId, canCancel = true }: { runId: number; canCance
       ) : null}
       <section aria-labelledby="run-jobs-heading">
         <h2 id="run-jobs-heading">Job options</h2>
-        <FioJobList jobs={run.jobs} caption={`fio jobs of run #${run.id}`} />
+        <FioJobList jobs={normalisedJobs(run.jobs)} caption={`fio jobs of run #${run.id}`} />
       </section>
       <RunResults run={run} />
       {!active && series.some((host) => host.samples.length > 0) ? (
@@ -168,7 +169,7 @@ function RunFacts({ run, now }: { run: Run; now: number }) {
       {hostCount > 1 && run.target.kind === "directory" ? (
         <div>
           <dt>Files</dt>
-          <dd>{sharedFilesLabel(run.shared_files)}</dd>
+          <dd>{sharedFilesLabel(run.shared_files ?? false)}</dd>
         </div>
       ) : null}
       {run.start_at && hostCount > 1 ? (

@@ -1,5 +1,5 @@
 import { StatusBadge } from "../../../components/ui/status-badge";
-import type { Assignment } from "../../../lib/api-types";
+import type { Assignment } from "../../../lib/api/types";
 import { formatDateTime, formatWorkerCpu } from "../../../lib/format";
 
 /** Each host's share of a multi-host run: its status, when fio started there, what went wrong. */

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { installFakeApi } from "../../../test/fake-api";
+import { fakeRoutes, installFakeApi } from "../../../test/fake-api";
 import { makeAssignment, makeProgressEvent, makeProgressSample, makeResult, makeRun, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
@@ -14,11 +14,11 @@ function sizeCharts() {
 }
 
 function liveRoutes() {
-  return {
+  return fakeRoutes({
     ...shellRoutes(),
     "GET /api/v1/runs/7": { body: makeRun({ id: 7, status: "running", started_at: started }) },
     "GET /api/v1/runs/7/progress": { body: { run_id: 7, status: "running", hosts: [] } },
-  };
+  });
 }
 
 describe("live progress of a run", () => {

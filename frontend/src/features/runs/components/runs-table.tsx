@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { StatusBadge } from "../../../components/ui/status-badge";
-import type { Run } from "../../../lib/api-types";
+import type { Run } from "../../../lib/api/types";
 import { elapsedMs, formatDateTime, formatDuration, formatRelativeTime } from "../../../lib/format";
 import { isRunActive } from "../../../lib/status";
 import { useNow } from "../../../lib/use-now";

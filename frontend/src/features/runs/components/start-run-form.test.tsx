@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { Run, RunCreate } from "../../../lib/api-types";
-import { installFakeApi } from "../../../test/fake-api";
+import type { Run, RunCreate } from "../../../lib/api/types";
+import { fakeRoutes, installFakeApi } from "../../../test/fake-api";
 import { makeHost, makePlan, makePreset, makeRun, makeTarget, page, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
 function routes() {
-  return {
+  return fakeRoutes({
     ...shellRoutes(),
     "GET /api/v1/runs": { body: page([]) },
     "GET /api/v1/targets": { body: page([makeTarget()]) },
@@ -14,7 +14,7 @@ function routes() {
     "GET /api/v1/presets": { body: page([makePreset()]) },
     "POST /api/v1/runs": { status: 201, body: makeRun({ id: 42 }) },
     "GET /api/v1/runs/42": { body: makeRun({ id: 42 }) },
-  };
+  });
 }
 
 describe("start run form", () => {
@@ -84,7 +84,7 @@ describe("start run form", () => {
         started = makeRun({ id: 42, plan_id: null, plan_name: preset?.name ?? null });
         return { status: 201, body: started };
       },
-      "GET /api/v1/runs/42": () => ({ body: started }),
+      "GET /api/v1/runs/42": () => (started ? { body: started } : { status: 404 }),
       "GET /api/v1/runs": () => ({ body: page(started ? [started] : []) }),
     });
     const { user } = renderApp("/");
@@ -154,12 +154,12 @@ describe("start run form on block devices", () => {
   });
 
   function deviceRoutes() {
-    return {
+    return fakeRoutes({
       ...routes(),
       "GET /api/v1/targets": { body: page([makeTarget(), device]) },
       "GET /api/v1/plans": { body: page([makePlan(), writePlan]) },
       "POST /api/v1/runs": { status: 201, body: makeRun({ id: 42 }) },
-    };
+    });
   }
 
   it("asks for consent only when a chosen job writes to a block device, and sends it", async () => {
@@ -255,14 +255,14 @@ describe("start run form on several hosts sharing files", () => {
   const SHARED = "Hosts share one set of files";
 
   function sharedRoutes() {
-    return {
+    return fakeRoutes({
       ...routes(),
       "GET /api/v1/targets": { body: page([makeTarget(), device]) },
       "GET /api/v1/plans": { body: page([makePlan(), sharedPlan]) },
       "GET /api/v1/hosts": {
         body: page([makeHost({ id: 1, name: "nfs-client-01" }), makeHost({ id: 2, name: "nfs-client-02", labels: ["rack4"] })]),
       },
-    };
+    });
   }
 
   async function openForm() {

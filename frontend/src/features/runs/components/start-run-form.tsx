@@ -5,8 +5,8 @@ import { FormField } from "../../../components/ui/form-field";
 import { RunRequirementsNote } from "../../../components/ui/run-requirements-note";
 import { SharedFilesField } from "../../../components/ui/shared-files-field";
 import { fieldErrors } from "../../../lib/api-client";
-import type { Host, Plan, Preset, RunCreate, Target } from "../../../lib/api-types";
-import { describeJob, jobWrites, presetJobs, runRequirements } from "../../../lib/fio";
+import type { Host, Plan, Preset, RunCreate, Target } from "../../../lib/api/types";
+import { describeJob, jobWrites, normalisedJobs, runRequirements } from "../../../lib/fio";
 import { useCreateRun } from "../api/create-run";
 
 export type TargetOption = Pick<Target, "id" | "name" | "host_id" | "host_name" | "path" | "kind" | "destructive">;
@@ -40,7 +40,8 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   const [choiceKind, choiceId] = planChoice.split(":", 2) as [string, string | undefined];
   const chosenPlan = choiceKind === "plan" ? plans.find((plan) => String(plan.id) === choiceId) : undefined;
   const chosenPreset = choiceKind === "preset" ? presets.find((preset) => preset.id === choiceId) : undefined;
-  const chosenJobs = chosenPlan?.jobs ?? (chosenPreset ? presetJobs(chosenPreset) : []);
+  // A preset's jobs come complete (its global options folded in by the API).
+  const chosenJobs = normalisedJobs(chosenPlan?.jobs ?? chosenPreset?.jobs ?? []);
   const chosenTarget = targets.find((target) => String(target.id) === targetId);
   const writingJobs = chosenJobs.filter(jobWrites);
   const needsConfirm = chosenTarget?.kind === "block_device" && writingJobs.length > 0;

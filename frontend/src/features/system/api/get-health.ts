@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Health } from "../../../lib/api-types";
+import type { Health } from "../../../lib/api/types";
 
 export function healthQueryOptions() {
   return queryOptions({

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Target, TargetCreate } from "../../../lib/api-types";
+import type { Target, TargetCreate } from "../../../lib/api/types";
 import { targetsQueryKey } from "./list-targets";
 
 export function createTarget(body: TargetCreate): Promise<Target> {

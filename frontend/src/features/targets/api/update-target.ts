@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Target, TargetUpdate } from "../../../lib/api-types";
+import type { Target, TargetUpdate } from "../../../lib/api/types";
 import { targetsQueryKey } from "./list-targets";
 
 export interface UpdateTargetInput {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
-import type { Target } from "../../../lib/api-types";
+import type { Target } from "../../../lib/api/types";
 import { useUpdateTarget } from "../api/update-target";
 
 /**

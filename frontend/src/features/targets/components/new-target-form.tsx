@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { fieldErrors } from "../../../lib/api-client";
-import type { TargetCreate, TargetKind } from "../../../lib/api-types";
+import type { TargetCreate, TargetKind } from "../../../lib/api/types";
 import { useCreateTarget } from "../api/create-target";
 import { KIND_LABELS } from "./targets-table";
 

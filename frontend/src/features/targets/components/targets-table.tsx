@@ -1,4 +1,4 @@
-import type { Target } from "../../../lib/api-types";
+import type { Target } from "../../../lib/api/types";
 import { DestructiveWritesControl } from "./destructive-writes-control";
 
 export const KIND_LABELS = { directory: "Directory", block_device: "Block device" } as const;

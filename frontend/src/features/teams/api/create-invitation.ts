@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { InvitationCreate, InvitationCreated } from "../../../lib/api-types";
+import type { InvitationCreate, InvitationCreated } from "../../../lib/api/types";
 import { invitationsQueryKey } from "./list-invitations";
 
 /** POST /teams/current/invitations: the answer carries the link's token, shown only now. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { TeamCreate, TeamMembership } from "../../../lib/api-types";
+import type { TeamCreate, TeamMembership } from "../../../lib/api/types";
 import { teamsQueryKey } from "./list-teams";
 
 /** POST /teams: a new team with the caller as its owner (the session does not switch to it). */

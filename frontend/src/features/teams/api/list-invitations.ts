@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Invitation, Page } from "../../../lib/api-types";
+import type { Schema } from "../../../lib/api/types";
 
 export const invitationsQueryKey = ["team", "invitations"] as const;
 
 export function listInvitationsQueryOptions() {
   return queryOptions({
     queryKey: invitationsQueryKey,
-    queryFn: ({ signal }) => apiRequest<Page<Invitation>>("/teams/current/invitations", { signal }),
+    queryFn: ({ signal }) => apiRequest<Schema<"InvitationList">>("/teams/current/invitations", { signal }),
   });
 }
 

@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Member, Page } from "../../../lib/api-types";
+import type { Schema } from "../../../lib/api/types";
 
 export const membersQueryKey = ["team", "members"] as const;
 
 export function listMembersQueryOptions() {
   return queryOptions({
     queryKey: membersQueryKey,
-    queryFn: ({ signal }) => apiRequest<Page<Member>>("/teams/current/members", { signal }),
+    queryFn: ({ signal }) => apiRequest<Schema<"MemberList">>("/teams/current/members", { signal }),
   });
 }
 

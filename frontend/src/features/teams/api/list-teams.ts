@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Page, TeamMembership } from "../../../lib/api-types";
+import type { Schema } from "../../../lib/api/types";
 
 export const teamsQueryKey = ["teams"] as const;
 
 export function listTeamsQueryOptions() {
   return queryOptions({
     queryKey: [...teamsQueryKey, "list"],
-    queryFn: ({ signal }) => apiRequest<Page<TeamMembership>>("/teams", { signal }),
+    queryFn: ({ signal }) => apiRequest<Schema<"TeamList">>("/teams", { signal }),
     staleTime: 60_000,
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { Member, MemberUpdate } from "../../../lib/api-types";
+import type { Member, MemberUpdate } from "../../../lib/api/types";
 import { membersQueryKey } from "./list-members";
 
 /** PATCH /teams/current/members/{user_id}: 409 when the team would be left without an owner. */

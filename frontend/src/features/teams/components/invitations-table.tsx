@@ -1,6 +1,6 @@
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { StatusBadge } from "../../../components/ui/status-badge";
-import type { Invitation } from "../../../lib/api-types";
+import type { Invitation } from "../../../lib/api/types";
 import { invitationStatus } from "../../../lib/credential-status";
 import { formatDateTime } from "../../../lib/format";
 import { useNow } from "../../../lib/use-now";

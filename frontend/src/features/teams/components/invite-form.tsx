@@ -3,7 +3,7 @@ import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { OneTimeSecret } from "../../../components/ui/one-time-secret";
 import { fieldErrors } from "../../../lib/api-client";
-import type { InvitationCreated, Role } from "../../../lib/api-types";
+import type { InvitationCreated, Role } from "../../../lib/api/types";
 import { formatDateTime } from "../../../lib/format";
 import { ROLE_HINTS, ROLES } from "../../../lib/roles";
 import { useCreateInvitation } from "../api/create-invitation";

@@ -1,6 +1,6 @@
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { ConfirmAction } from "../../../components/ui/confirm-action";
-import type { Member, Role } from "../../../lib/api-types";
+import type { Member, Role } from "../../../lib/api/types";
 import { formatDateTime } from "../../../lib/format";
 import { ROLES } from "../../../lib/roles";
 import { useRemoveMember } from "../api/remove-member";

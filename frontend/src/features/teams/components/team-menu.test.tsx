@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { Me } from "../../../lib/api-types";
+import type { Me } from "../../../lib/api/types";
 import type { FakeRequest } from "../../../test/fake-api";
 import { installFakeApi } from "../../../test/fake-api";
 import { makeApiToken, makeHost, makeMe, makeTeamMembership, page, shellRoutes } from "../../../test/factories";

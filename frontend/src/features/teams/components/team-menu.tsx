@@ -3,7 +3,7 @@ import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { QueryState } from "../../../components/ui/query-state";
 import { fieldErrors } from "../../../lib/api-client";
-import type { Team } from "../../../lib/api-types";
+import type { Team } from "../../../lib/api/types";
 import { useCreateTeam } from "../api/create-team";
 import { useTeams } from "../api/list-teams";
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { Role } from "../../../lib/api-types";
-import { installFakeApi } from "../../../test/fake-api";
+import type { Role } from "../../../lib/api/types";
+import { fakeRoutes, installFakeApi } from "../../../test/fake-api";
 import { makeInvitation, makeMember, page, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
@@ -9,7 +9,7 @@ const ada = makeMember({ user_id: 1, email: "ada@example.com", role: "owner" });
 const bob = makeMember({ user_id: 2, email: "bob@example.com", role: "member" });
 
 function routes(role: Role = "owner") {
-  return {
+  return fakeRoutes({
     ...shellRoutes({ role }),
     "GET /api/v1/teams/current/members": { body: page([ada, bob]) },
     "GET /api/v1/teams/current/invitations": {
@@ -20,7 +20,7 @@ function routes(role: Role = "owner") {
         makeInvitation({ id: 6, email: "gone@example.com", revoked_at: "2025-03-01T11:00:00Z" }),
       ]),
     },
-  };
+  });
 }
 
 describe("team page", () => {
@@ -36,7 +36,7 @@ describe("team page", () => {
     const { user } = renderApp("/team");
 
     const bobRow = await screen.findByRole("row", { name: /bob@example.com/ });
-    api.on("GET /api/v1/teams/current/members", { body: page([ada, { ...bob, role: "viewer" }]) });
+    api.on("GET /api/v1/teams/current/members", { body: page([ada, makeMember({ ...bob, role: "viewer" })]) });
     await user.selectOptions(within(bobRow).getByRole("combobox", { name: "Role of bob@example.com" }), "viewer");
     await waitFor(() => expect(within(bobRow).getByRole("combobox", { name: "Role of bob@example.com" })).toHaveValue("viewer"));
     expect(api.callsTo("PATCH /api/v1/teams/current/members/2")[0]?.body).toEqual({ role: "viewer" });

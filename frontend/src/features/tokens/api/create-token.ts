@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { ApiTokenCreate, ApiTokenCreated } from "../../../lib/api-types";
+import type { ApiTokenCreate, ApiTokenCreated } from "../../../lib/api/types";
 import { tokensQueryKey } from "./list-tokens";
 
 /** POST /tokens: the secret is in this answer only. */

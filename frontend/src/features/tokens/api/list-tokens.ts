@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import type { ApiToken, Page } from "../../../lib/api-types";
+import type { Schema } from "../../../lib/api/types";
 
 export const tokensQueryKey = ["tokens"] as const;
 
 export function listTokensQueryOptions() {
   return queryOptions({
     queryKey: [...tokensQueryKey, "list"],
-    queryFn: ({ signal }) => apiRequest<Page<ApiToken>>("/tokens", { signal }),
+    queryFn: ({ signal }) => apiRequest<Schema<"ApiTokenList">>("/tokens", { signal }),
   });
 }
 

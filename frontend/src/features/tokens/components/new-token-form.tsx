@@ -4,7 +4,7 @@ import { CommandBlock } from "../../../components/ui/command-block";
 import { FormField } from "../../../components/ui/form-field";
 import { OneTimeSecret } from "../../../components/ui/one-time-secret";
 import { fieldErrors } from "../../../lib/api-client";
-import type { ApiTokenCreated, Role } from "../../../lib/api-types";
+import type { ApiTokenCreated, Role } from "../../../lib/api/types";
 import { ROLE_HINTS, ROLES } from "../../../lib/roles";
 import { useCreateToken } from "../api/create-token";
 

@@ -1,7 +1,7 @@
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { ConfirmAction } from "../../../components/ui/confirm-action";
 import { StatusBadge } from "../../../components/ui/status-badge";
-import type { ApiToken } from "../../../lib/api-types";
+import type { ApiToken } from "../../../lib/api/types";
 import { credentialStatus } from "../../../lib/credential-status";
 import { formatDateTime, formatRelativeTime } from "../../../lib/format";
 import { useNow } from "../../../lib/use-now";
