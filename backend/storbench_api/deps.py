@@ -1,11 +1,12 @@
 """Request dependencies shared by the routers: sessions, callers and what they may do.
 
 Every route states its access level through exactly one of ReadAccess, WriteAccess, OwnerAccess,
-CurrentHost or PUBLIC_ROUTES; the authorization matrix test fails for a route that states none.
+CurrentHost or PUBLIC_ROUTES; the authorization matrix test fails for a route that states none, and
+the OpenAPI schema lists the 401, 403 and 429 answers each level implies (storbench_api.openapi).
 """
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer, OAuth2PasswordBearer
@@ -22,7 +23,18 @@ SESSION_COOKIE = "storbench_session"
 CSRF_COOKIE = "storbench_csrf"
 CSRF_HEADER = "X-CSRF-Token"
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-_RANK = {Role.viewer: 0, Role.member: 1, Role.owner: 2}
+RANK = {Role.viewer: 0, Role.member: 1, Role.owner: 2}
+
+# "open": anyone, no credential at all; "sign_in": a credential in the body (a password, an
+# invitation or an enrollment token), wrong ones answered 401 and repeated attempts 429.
+PublicAccess = Literal["open", "sign_in"]
+PUBLIC_ROUTES: dict[tuple[str, str], PublicAccess] = {
+    ("GET", "/api/v1/health"): "open",
+    ("POST", "/api/v1/auth/token"): "sign_in",
+    ("POST", "/api/v1/auth/login"): "sign_in",
+    ("POST", "/api/v1/invitations/accept"): "sign_in",
+    ("POST", "/api/v1/worker/enroll"): "sign_in",
+}
 
 _oauth2 = OAuth2PasswordBearer(tokenUrl="/api/v1/auth/token", auto_error=False)
 _host_bearer = HTTPBearer(auto_error=False, scheme_name="HostCredential")
@@ -47,7 +59,7 @@ def current_principal(request: Request, db: DB, token: Annotated[str | None, Dep
 
 def _at_least(minimum: Role) -> Callable[..., Principal]:
     def dependency(principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
-        if _RANK[principal.role] < _RANK[minimum]:
+        if RANK[principal.role] < RANK[minimum]:
             if minimum == Role.owner:
                 raise Forbidden("only a team owner can do this")
             raise Forbidden(

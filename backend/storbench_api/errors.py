@@ -5,8 +5,30 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+# What FastAPI says when a body cannot be decoded at all (not UTF-8, a broken multipart envelope).
+_UNPARSABLE_BODY = "There was an error parsing the body"
+
+
+class ErrorItem(BaseModel):
+    """One offending field or fio option, and why."""
+
+    field: str | None = None
+    option: str | None = None
+    job: str | None = None
+    value: str | None = None
+    reason: str
+
+
+class ErrorOut(BaseModel):
+    """The one error shape: a stable code, a message to show, and the offending fields or options."""
+
+    code: str
+    message: str
+    errors: list[ErrorItem] = []
 
 
 class DomainError(Exception):
@@ -53,6 +75,13 @@ class Invalid(DomainError):
 
     status_code = 422
     code = "validation_error"
+
+
+class PayloadTooLarge(DomainError):
+    """A body or upload above the service's limit."""
+
+    status_code = 413
+    code = "too_large"
 
 
 class Unauthorized(DomainError):
@@ -124,8 +153,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(error_body("validation_error", message, errors), status_code=422)
 
     @app.exception_handler(DataError)
-    async def _data(_: Request, exc: DataError) -> JSONResponse:
-        # The request was valid for the API but a value does not fit the database column.
+    @app.exception_handler(OverflowError)
+    async def _data(_: Request, exc: Exception) -> JSONResponse:
+        # The request was valid for the API but a value does not fit the database column
+        # (PostgreSQL says DataError; SQLite's driver raises OverflowError beyond 64 bits).
         return JSONResponse(
             error_body("validation_error", "a value is out of the range this service can store"),
             status_code=422,
@@ -133,6 +164,13 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and exc.detail == _UNPARSABLE_BODY:
+            # Like a body that is not JSON: one status for "this body cannot be used".
+            reason = "the body could not be read: send UTF-8 JSON (or the form the operation takes)"
+            return JSONResponse(
+                error_body("validation_error", f"body: {reason}", [{"field": "body", "reason": reason}]),
+                status_code=422,
+            )
         code = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized"}.get(
             exc.status_code, "http_error"
         )

@@ -16,6 +16,7 @@ from storbench_api.fio_tools.router import router as fio_router
 from storbench_api.hosts.enrollment_router import router as enrollment_router
 from storbench_api.hosts.router import router as hosts_router
 from storbench_api.inflight import InFlightLimit
+from storbench_api.openapi import answer_unrouted_methods, document_errors
 from storbench_api.plans.router import router as plans_router
 from storbench_api.presets.router import router as presets_router
 from storbench_api.results.router import router as results_router
@@ -108,6 +109,8 @@ def create_app(run_sweeper: bool = True) -> FastAPI:
     for router in API_ROUTERS:
         api.include_router(router)
     app.include_router(api)
+    document_errors(app)
+    answer_unrouted_methods(app, API_PREFIX)
 
     @app.middleware("http")
     async def security_headers(

@@ -2,10 +2,8 @@
 
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-
-from storbench_api.errors import error_body
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse, Response
 
 _MISSING = """<!doctype html><title>storbench</title>
 <p>The web UI has not been built. Run <code>make up</code> (or <code>npm run build</code> in frontend/).</p>
@@ -13,13 +11,14 @@ _MISSING = """<!doctype html><title>storbench</title>
 
 
 def mount_spa(app: FastAPI, spa_dir: Path) -> None:
-    """Files from spa_dir; index.html for any other non-API path (client-side routes)."""
+    """Files from spa_dir; index.html for any other path (client-side routes).
+
+    API paths never get here: openapi.answer_unrouted_methods answers every path under /api.
+    """
     root = spa_dir.resolve()
 
     @app.get("/{path:path}", include_in_schema=False)
-    def spa(path: str, request: Request) -> Response:
-        if path.startswith("api/"):
-            return JSONResponse(error_body("not_found", f"no API route {request.url.path}"), 404)
+    def spa(path: str) -> Response:
         index = root / "index.html"
         candidate = (root / path).resolve()
         if path and candidate.is_file() and candidate.is_relative_to(root):
