@@ -1,0 +1,54 @@
+"""Audit event bodies: what was recorded, by whom, with the details of each kind of action."""
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from storbench_api.models import Role, TargetKind
+from storbench_api.wire import SparseModel
+
+
+class AuditDetails(SparseModel):
+    """What an action changed; each action records only the fields that concern it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # A token, enrollment token or invitation: its name, role and email.
+    name: str | None = None
+    role: Role | None = None
+    email: str | None = None
+    # An enrollment token: how many hosts may enroll, and the host it re-enrolls.
+    uses: int | None = None
+    replaces_host: str | None = None
+    # A target created or changed.
+    path: str | None = None
+    kind: TargetKind | None = None
+    storage_class: str | None = None
+    description: str | None = None
+    destructive: bool | None = None
+    # A run started: on which target, from which plan, with writes to a device confirmed.
+    target: str | None = None
+    plan: str | None = None
+    confirmed_destructive: bool | None = None
+    # A storage class added or changed: the spec version it now has.
+    version: int | None = None
+
+
+class AuditEventOut(BaseModel):
+    """One recorded action."""
+
+    id: int
+    created_at: datetime
+    actor: str
+    action: str
+    resource_type: str
+    resource_id: int | None
+    hosts: list[str]
+    details: AuditDetails
+
+
+class AuditList(BaseModel):
+    """A page of events, newest first."""
+
+    items: list[AuditEventOut]
+    total: int
