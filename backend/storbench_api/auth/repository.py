@@ -12,6 +12,16 @@ def user_by_email(db: Session, email: str) -> User | None:
     return db.scalar(select(User).where(User.email == email.strip().lower()))
 
 
+def user_by_id(db: Session, user_id: int) -> User | None:
+    """The user with this id."""
+    return db.get(User, user_id)
+
+
+def token_by_id(db: Session, token_id: int) -> AuthToken | None:
+    """The token (session or API) with this id."""
+    return db.get(AuthToken, token_id)
+
+
 def first_membership(db: Session, user_id: int) -> Membership | None:
     """The user's oldest team membership."""
     return db.scalar(select(Membership).where(Membership.user_id == user_id).order_by(Membership.id).limit(1))

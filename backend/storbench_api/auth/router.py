@@ -2,14 +2,14 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
-from fastapi.security import OAuth2PasswordRequestForm
+from fastapi import APIRouter, Form, Request, Response
 
 from storbench_api.auth import service
 from storbench_api.auth.schemas import (
     LoginIn,
     MeOut,
     PasswordChange,
+    PasswordGrant,
     SessionOut,
     TeamRef,
     TeamSwitch,
@@ -17,6 +17,8 @@ from storbench_api.auth.schemas import (
 )
 from storbench_api.auth.service import Principal
 from storbench_api.deps import CSRF_COOKIE, DB, SESSION_COOKIE, ReadAccess
+from storbench_api.errors import NotFound
+from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.rate_limit import limit_sign_in
 from storbench_api.settings import get_settings
 
@@ -33,7 +35,7 @@ def _me(principal: Principal) -> MeOut:
 
 
 @router.post("/token", response_model=TokenOut, summary="Sign in with email and password (bearer token)")
-def issue_token(request: Request, form: Annotated[OAuth2PasswordRequestForm, Depends()], db: DB) -> TokenOut:
+def issue_token(request: Request, form: Annotated[PasswordGrant, Form()], db: DB) -> TokenOut:
     """OAuth2 password flow: the form's username is the email."""
     limit_sign_in(request, form.username)
     token, expires_at = service.sign_in(db, form.username, form.password, get_settings().token_ttl)
@@ -86,7 +88,12 @@ def session(principal: ReadAccess, request: Request) -> SessionOut:
     )
 
 
-@router.post("/password", status_code=204, summary="Change your password")
+@router.post(
+    "/password",
+    status_code=204,
+    summary="Change your password",
+    openapi_extra=rules_beyond_schema("current_password must be your current password"),
+)
 def change_password(body: PasswordChange, principal: ReadAccess, db: DB) -> Response:
     """Other browser sessions of the user end; API tokens stay."""
     service.change_password(db, principal, body.current_password, body.new_password)
@@ -94,7 +101,12 @@ def change_password(body: PasswordChange, principal: ReadAccess, db: DB) -> Resp
     return Response(status_code=204)
 
 
-@router.post("/switch-team", response_model=MeOut, summary="Act in another of your teams")
+@router.post(
+    "/switch-team",
+    response_model=MeOut,
+    summary="Act in another of your teams",
+    responses=errors(NotFound),
+)
 def switch_team(body: TeamSwitch, principal: ReadAccess, db: DB) -> MeOut:
     """The session acts in the chosen team from now on."""
     switched = service.switch_team(db, principal, body.team_id)

@@ -8,6 +8,15 @@ from storbench_api.ids import IdField
 from storbench_api.models import Role
 
 
+class PasswordGrant(BaseModel):
+    """OAuth2's password flow (application/x-www-form-urlencoded): the username is the email."""
+
+    grant_type: str | None = Field(default=None, pattern=r"^password$")
+    username: str = Field(min_length=1, max_length=254)
+    password: str = Field(min_length=1, max_length=1024)
+    scope: str = ""
+
+
 class TokenOut(BaseModel):
     """A bearer token for the API."""
 

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from storbench_api.auth import repository
 from storbench_api.db import utcnow
 from storbench_api.errors import Forbidden, Invalid, NotFound, Unauthorized
-from storbench_api.models import AuthToken, Role, User
+from storbench_api.models import AuthToken, Role
 from storbench_api.security import hash_password, new_token, token_digest, verify_password
 from storbench_api.settings import get_settings
 
@@ -70,7 +70,7 @@ def issue_session(db: Session, user_id: int, team_id: int, ttl: timedelta) -> tu
 
 def sign_out(db: Session, principal: Principal) -> None:
     """Revoke the token the caller used."""
-    token = db.get(AuthToken, principal.token_id)
+    token = repository.token_by_id(db, principal.token_id)
     if token is not None and token.revoked_at is None:
         token.revoked_at = utcnow()
     db.flush()
@@ -78,7 +78,7 @@ def sign_out(db: Session, principal: Principal) -> None:
 
 def change_password(db: Session, principal: Principal, current: str, new: str) -> None:
     """Set a new password and end every other session of the user."""
-    user = db.get(User, principal.user_id)
+    user = repository.user_by_id(db, principal.user_id)
     if user is None or not verify_password(current, user.password_hash):
         raise Invalid(
             "the current password is not correct",
@@ -96,7 +96,7 @@ def switch_team(db: Session, principal: Principal, team_id: int) -> Principal:
     membership = repository.membership(db, principal.user_id, team_id)
     if membership is None:
         raise NotFound(f"team {team_id} not found")
-    token = db.get(AuthToken, principal.token_id)
+    token = repository.token_by_id(db, principal.token_id)
     if token is None:
         raise Unauthorized("this session has ended; sign in again")
     token.team_id = team_id

@@ -1,15 +1,14 @@
 """Teams, members and invitations."""
 
 from fastapi import APIRouter, Request, Response, status
-from sqlalchemy import select
 
 from storbench_api.auth.schemas import TokenOut
 from storbench_api.auth.service import issue_session
-from storbench_api.db import utcnow
 from storbench_api.deps import DB, OwnerAccess, ReadAccess
-from storbench_api.errors import NotFound
+from storbench_api.errors import Conflict
 from storbench_api.ids import IdPath
-from storbench_api.models import Invitation, Role
+from storbench_api.models import Role
+from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.rate_limit import limit_sign_in
 from storbench_api.settings import get_settings
 from storbench_api.teams import service
@@ -41,7 +40,13 @@ def list_teams(db: DB, principal: ReadAccess) -> TeamList:
     return TeamList(items=items, total=len(items))
 
 
-@router.post("", response_model=TeamOut, status_code=status.HTTP_201_CREATED, summary="Create a team")
+@router.post(
+    "",
+    response_model=TeamOut,
+    status_code=status.HTTP_201_CREATED,
+    summary="Create a team",
+    responses=errors(Conflict),
+)
 def create_team(body: TeamCreate, db: DB, principal: ReadAccess) -> TeamOut:
     """A new team with you as its owner; switch to it with POST /auth/switch-team."""
     team = service.create_team(db, principal, body.name)
@@ -59,16 +64,22 @@ def list_members(db: DB, principal: ReadAccess) -> MemberList:
     return MemberList(items=items, total=len(items))
 
 
-@router.patch("/current/members/{user_id}", response_model=MemberOut, summary="Change a member's role")
+@router.patch(
+    "/current/members/{user_id}",
+    response_model=MemberOut,
+    summary="Change a member's role",
+    responses=errors(Conflict),
+)
 def change_role(user_id: IdPath, body: MemberUpdate, db: DB, principal: OwnerAccess) -> MemberOut:
     """owner, member or viewer; the last owner cannot step down."""
-    membership = service.change_role(db, principal, user_id, body.role)
+    user, membership = service.change_role(db, principal, user_id, body.role)
     db.commit()
-    email = next(u.email for u, m in service.members(db, principal.team_id) if u.id == user_id)
-    return MemberOut(user_id=user_id, email=email, role=membership.role, joined_at=membership.created_at)
+    return MemberOut(user_id=user.id, email=user.email, role=membership.role, joined_at=membership.created_at)
 
 
-@router.delete("/current/members/{user_id}", status_code=204, summary="Remove a member")
+@router.delete(
+    "/current/members/{user_id}", status_code=204, summary="Remove a member", responses=errors(Conflict)
+)
 def remove_member(user_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     """The member loses access to the team's resources at once."""
     service.remove_member(db, principal, user_id)
@@ -79,10 +90,9 @@ def remove_member(user_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
 @router.get("/current/invitations", response_model=InvitationList, summary="Invitations of the current team")
 def list_invitations(db: DB, principal: OwnerAccess) -> InvitationList:
     """Pending, used, expired and revoked invitations."""
-    rows = db.scalars(
-        select(Invitation).where(Invitation.team_id == principal.team_id).order_by(Invitation.id.desc())
-    ).all()
-    items = [InvitationOut.model_validate(r, from_attributes=True) for r in rows]
+    items = [
+        InvitationOut.model_validate(r, from_attributes=True) for r in service.invitations(db, principal)
+    ]
     return InvitationList(items=items, total=len(items))
 
 
@@ -103,17 +113,20 @@ def create_invitation(body: InvitationCreate, db: DB, principal: OwnerAccess) ->
 @router.delete("/current/invitations/{invitation_id}", status_code=204, summary="Revoke an invitation")
 def revoke_invitation(invitation_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     """The link stops working."""
-    invitation = db.scalar(
-        select(Invitation).where(Invitation.id == invitation_id, Invitation.team_id == principal.team_id)
-    )
-    if invitation is None:
-        raise NotFound(f"invitation {invitation_id} not found")
-    invitation.revoked_at = invitation.revoked_at or utcnow()
+    service.revoke_invitation(db, principal, invitation_id)
     db.commit()
     return Response(status_code=204)
 
 
-@invitations_router.post("/accept", response_model=TokenOut, summary="Accept an invitation")
+@invitations_router.post(
+    "/accept",
+    response_model=TokenOut,
+    summary="Accept an invitation",
+    openapi_extra=rules_beyond_schema(
+        "the token must be a valid invitation, not used, revoked or expired; one made for an email "
+        "address is accepted with that address only"
+    ),
+)
 def accept_invitation(request: Request, body: InvitationAccept, db: DB) -> TokenOut:
     """Join the team with an existing account or a new one; returns a session token in that team."""
     limit_sign_in(request, body.email)

@@ -27,7 +27,7 @@ class TeamList(BaseModel):
 class TeamCreate(BaseModel):
     """A new team; its creator becomes its owner."""
 
-    name: str = Field(min_length=1, max_length=120)
+    name: str = Field(min_length=1, max_length=120, pattern=r"\S")
 
 
 class MemberOut(BaseModel):

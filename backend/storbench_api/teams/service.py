@@ -3,7 +3,6 @@
 from collections.abc import Sequence
 from datetime import timedelta
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from storbench_api.audit import service as audit
@@ -12,13 +11,14 @@ from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, Invalid, NotFound, Unauthorized
 from storbench_api.models import Invitation, Membership, Role, Team, User
 from storbench_api.security import hash_password, new_token, token_digest, verify_password
+from storbench_api.teams import repository
 
 
 def ensure_first_admin(db: Session, email: str, password: str, team_name: str) -> User | None:
     """Create the first team and its owner when the database has no user; None if one exists."""
-    if (db.scalar(select(func.count()).select_from(User)) or 0) > 0:
+    if repository.user_count(db) > 0:
         return None
-    team = db.scalar(select(Team).where(Team.name == team_name)) or Team(name=team_name)
+    team = repository.team_by_name(db, team_name) or Team(name=team_name)
     user = User(email=email.strip().lower(), password_hash=hash_password(password))
     db.add_all([team, user])
     db.flush()
@@ -29,7 +29,7 @@ def ensure_first_admin(db: Session, email: str, password: str, team_name: str) -
 
 def default_team(db: Session) -> Team:
     """The oldest team: the one embedded mode works in."""
-    team = db.scalar(select(Team).order_by(Team.id).limit(1))
+    team = repository.oldest_team(db)
     if team is None:
         raise LookupError("no team exists yet; start the API once to create the first admin")
     return team
@@ -37,19 +37,13 @@ def default_team(db: Session) -> Team:
 
 def teams_of(db: Session, user_id: int) -> Sequence[tuple[Team, Membership]]:
     """The user's teams with their memberships, by name."""
-    rows = db.execute(
-        select(Team, Membership)
-        .join(Membership, Membership.team_id == Team.id)
-        .where(Membership.user_id == user_id)
-        .order_by(Team.name)
-    ).all()
-    return [(row[0], row[1]) for row in rows]
+    return repository.teams_of(db, user_id)
 
 
 def create_team(db: Session, principal: Principal, name: str) -> Team:
     """A new team owned by the caller."""
     name = name.strip()
-    if db.scalar(select(Team).where(Team.name == name)) is not None:
+    if repository.team_by_name(db, name) is not None:
         raise Conflict(f"a team named '{name}' already exists")
     team = Team(name=name)
     db.add(team)
@@ -61,37 +55,24 @@ def create_team(db: Session, principal: Principal, name: str) -> Team:
 
 def members(db: Session, team_id: int) -> Sequence[tuple[User, Membership]]:
     """Members of a team with their roles."""
-    rows = db.execute(
-        select(User, Membership)
-        .join(Membership, Membership.user_id == User.id)
-        .where(Membership.team_id == team_id)
-        .order_by(User.email)
-    ).all()
-    return [(row[0], row[1]) for row in rows]
+    return repository.members(db, team_id)
 
 
-def _membership(db: Session, team_id: int, user_id: int) -> Membership:
-    found = db.scalar(select(Membership).where(Membership.team_id == team_id, Membership.user_id == user_id))
+def _member(db: Session, team_id: int, user_id: int) -> tuple[User, Membership]:
+    found = repository.member(db, team_id, user_id)
     if found is None:
         raise NotFound(f"user {user_id} is not a member of this team")
     return found
 
 
-def _owners(db: Session, team_id: int) -> int:
-    return (
-        db.scalar(
-            select(func.count())
-            .select_from(Membership)
-            .where(Membership.team_id == team_id, Membership.role == Role.owner)
-        )
-        or 0
-    )
-
-
-def change_role(db: Session, principal: Principal, user_id: int, role: Role) -> Membership:
+def change_role(db: Session, principal: Principal, user_id: int, role: Role) -> tuple[User, Membership]:
     """Give a member another role; a team always keeps an owner."""
-    membership = _membership(db, principal.team_id, user_id)
-    if membership.role == Role.owner and role != Role.owner and _owners(db, principal.team_id) == 1:
+    user, membership = _member(db, principal.team_id, user_id)
+    if (
+        membership.role == Role.owner
+        and role != Role.owner
+        and repository.owner_count(db, principal.team_id) == 1
+    ):
         raise Conflict("a team needs at least one owner: make someone else owner first")
     membership.role = role
     audit.record(
@@ -104,13 +85,13 @@ def change_role(db: Session, principal: Principal, user_id: int, role: Role) -> 
         role=role.value,
     )
     db.flush()
-    return membership
+    return user, membership
 
 
 def remove_member(db: Session, principal: Principal, user_id: int) -> None:
     """Remove a member; a team always keeps an owner."""
-    membership = _membership(db, principal.team_id, user_id)
-    if membership.role == Role.owner and _owners(db, principal.team_id) == 1:
+    _, membership = _member(db, principal.team_id, user_id)
+    if membership.role == Role.owner and repository.owner_count(db, principal.team_id) == 1:
         raise Conflict("a team needs at least one owner: make someone else owner first")
     db.delete(membership)
     audit.record(
@@ -152,28 +133,37 @@ def invite(
     return invitation, token
 
 
+def invitations(db: Session, principal: Principal) -> Sequence[Invitation]:
+    """The current team's invitations, newest first."""
+    return repository.invitations(db, principal.team_id)
+
+
+def revoke_invitation(db: Session, principal: Principal, invitation_id: int) -> None:
+    """The invitation's link stops working; revoking it again changes nothing."""
+    invitation = repository.invitation(db, principal.team_id, invitation_id)
+    if invitation is None:
+        raise NotFound(f"invitation {invitation_id} not found")
+    invitation.revoked_at = invitation.revoked_at or utcnow()
+    db.flush()
+
+
 def accept_invitation(db: Session, token: str, email: str, password: str) -> tuple[User, int]:
     """Join the invitation's team, with an existing account (password checked) or a new one."""
-    invitation = db.scalar(
-        select(Invitation).where(Invitation.token_hash == token_digest(token)).with_for_update()
-    )
+    invitation = repository.invitation_by_digest_for_update(db, token_digest(token))
     now = utcnow()
     if invitation is None or invitation.revoked_at or invitation.accepted_at or invitation.expires_at <= now:
         raise Invalid("this invitation link is invalid, used or expired: ask a team owner for a new one")
     email = email.strip().lower()
     if invitation.email and invitation.email != email:
         raise Invalid("this invitation was made for another email address")
-    user = db.scalar(select(User).where(User.email == email))
+    user = repository.user_by_email(db, email)
     if user is None:
         user = User(email=email, password_hash=hash_password(password))
         db.add(user)
         db.flush()
     elif not verify_password(password, user.password_hash):
         raise Unauthorized("incorrect email or password")
-    existing = db.scalar(
-        select(Membership).where(Membership.user_id == user.id, Membership.team_id == invitation.team_id)
-    )
-    if existing is None:
+    if repository.membership(db, invitation.team_id, user.id) is None:
         db.add(Membership(user_id=user.id, team_id=invitation.team_id, role=invitation.role))
     invitation.accepted_at = now
     audit.record(
