@@ -1,8 +1,8 @@
 """Enrollment tokens: let a new target host register itself, and do nothing else."""
 
+from collections.abc import Sequence
 from datetime import timedelta
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from storbench_api.audit import service as audit
@@ -61,8 +61,26 @@ def create_enrollment_token(
     return token, secret
 
 
-def revoke_enrollment_token(db: Session, principal: Principal, token: EnrollmentToken) -> None:
+def enroll_command(server: str, secret: str) -> str:
+    """The commands that enroll a host with this token (kept in a file, never in argv)."""
+    return (
+        "install -m 600 /dev/null /etc/storbench-token && "
+        f"echo '{secret}' > /etc/storbench-token && "
+        f"storbench-worker --server {server} --token-file /etc/storbench-token "
+        "--name <host name> --allow <directory to benchmark>"
+    )
+
+
+def enrollment_tokens(db: Session, principal: Principal) -> Sequence[EnrollmentToken]:
+    """The caller's team's enrollment tokens, newest first."""
+    return repository.enrollment_tokens(db, principal.team_id)
+
+
+def revoke_enrollment_token(db: Session, principal: Principal, token_id: int) -> None:
     """No more hosts can enroll with the token; enrolled hosts keep working."""
+    token = repository.enrollment_token(db, principal.team_id, token_id)
+    if token is None:
+        raise NotFound(f"enrollment token {token_id} not found")
     if token.revoked_at is not None:
         return
     token.revoked_at = utcnow()
@@ -79,9 +97,7 @@ def revoke_enrollment_token(db: Session, principal: Principal, token: Enrollment
 
 def enroll_host(db: Session, secret: str, name: str) -> tuple[Host, str]:
     """Register (or re-register an offline) host with an enrollment token; returns its worker token."""
-    token = db.scalar(
-        select(EnrollmentToken).where(EnrollmentToken.token_hash == token_digest(secret)).with_for_update()
-    )
+    token = repository.enrollment_token_by_digest_for_update(db, token_digest(secret))
     now = utcnow()
     if (
         token is None

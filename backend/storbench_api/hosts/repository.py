@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from storbench_api.models import Assignment, Host, RunStatus
+from storbench_api.models import Assignment, EnrollmentToken, Host, RunStatus
 
 
 def list_hosts(db: Session, team_id: int, limit: int, offset: int) -> tuple[Sequence[Host], int]:
@@ -46,3 +46,22 @@ def busy_host_ids(db: Session, host_ids: Sequence[int]) -> set[int]:
 def all_hosts(db: Session, team_id: int) -> Sequence[Host]:
     """Every host of the team (label filters run in Python: JSON containment differs per database)."""
     return db.scalars(select(Host).where(Host.team_id == team_id).order_by(Host.name)).all()
+
+
+def enrollment_tokens(db: Session, team_id: int) -> Sequence[EnrollmentToken]:
+    """The team's enrollment tokens, newest first."""
+    return db.scalars(
+        select(EnrollmentToken).where(EnrollmentToken.team_id == team_id).order_by(EnrollmentToken.id.desc())
+    ).all()
+
+
+def enrollment_token(db: Session, team_id: int, token_id: int) -> EnrollmentToken | None:
+    """The team's enrollment token with this id."""
+    return db.scalar(
+        select(EnrollmentToken).where(EnrollmentToken.id == token_id, EnrollmentToken.team_id == team_id)
+    )
+
+
+def enrollment_token_by_digest_for_update(db: Session, digest: str) -> EnrollmentToken | None:
+    """The enrollment token whose secret has this digest, locked until the transaction ends."""
+    return db.scalar(select(EnrollmentToken).where(EnrollmentToken.token_hash == digest).with_for_update())

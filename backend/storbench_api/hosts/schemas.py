@@ -3,7 +3,11 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
+
+from storbench_api.ids import IdField
+from storbench_api.wire import SparseModel
+from storbench_protocol.facts import HostFacts
 
 HostStatus = Literal["online", "busy", "offline", "revoked"]
 HOST_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$"
@@ -21,6 +25,20 @@ class HostUpdate(BaseModel):
     labels: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]] = Field(max_length=50)
 
 
+class HostFactsOut(SparseModel, HostFacts):
+    """The facts the host's worker last reported: only those it could read (see HostFacts)."""
+
+    @classmethod
+    def from_stored(cls, facts: dict[str, Any]) -> "HostFactsOut":
+        """The stored facts; one a newer rule would refuse (an older worker sent it) is left out."""
+        known = {key: value for key, value in facts.items() if key in cls.model_fields}
+        try:
+            return cls.model_validate(known)
+        except ValidationError as exc:
+            wrong = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
+            return cls.model_validate({key: value for key, value in known.items() if key not in wrong})
+
+
 class HostOut(BaseModel):
     """A host and whether its worker is reachable."""
 
@@ -30,7 +48,7 @@ class HostOut(BaseModel):
     status: HostStatus
     last_seen_at: datetime | None
     fio_version: str | None
-    facts: dict[str, Any]
+    facts: HostFactsOut
     created_at: datetime
     revoked_at: datetime | None = None
 
@@ -52,4 +70,42 @@ class HostList(BaseModel):
     """A page of hosts."""
 
     items: list[HostOut]
+    total: int
+
+
+class EnrollmentTokenCreate(BaseModel):
+    """How long, and for how many hosts, the token works."""
+
+    name: str | None = Field(default=None, max_length=120, examples=["nas clients, rack 4"])
+    expires_in_hours: int = Field(default=24, ge=1, le=24 * 90)
+    uses: int = Field(default=1, ge=1, le=10_000, description="how many hosts may enroll with it")
+    replaces_host_id: IdField | None = Field(
+        default=None, description="re-enroll this existing host (new credential, same name and history), once"
+    )
+
+
+class EnrollmentTokenOut(BaseModel):
+    """An enrollment token as listed (never its secret)."""
+
+    id: int
+    name: str | None
+    created_at: datetime
+    expires_at: datetime
+    uses_left: int | None
+    last_used_at: datetime | None
+    revoked_at: datetime | None
+    replaces_host_id: int | None = None
+
+
+class EnrollmentTokenCreated(EnrollmentTokenOut):
+    """A new token with its secret and the command to enroll a host, shown only now."""
+
+    token: str
+    command: str
+
+
+class EnrollmentTokenList(BaseModel):
+    """The team's enrollment tokens."""
+
+    items: list[EnrollmentTokenOut]
     total: int

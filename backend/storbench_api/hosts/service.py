@@ -9,9 +9,9 @@ from sqlalchemy.orm import Session
 from storbench_api.audit import service as audit
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
-from storbench_api.errors import Conflict, NotFound, Unauthorized
-from storbench_api.hosts import repository
-from storbench_api.hosts.schemas import HostOut, HostStatus
+from storbench_api.errors import BrokerUnavailable, Conflict, NotFound, Unauthorized
+from storbench_api.hosts import broker_access, repository
+from storbench_api.hosts.schemas import HostFactsOut, HostOut, HostStatus
 from storbench_api.models import Host
 from storbench_api.security import new_token, token_digest
 from storbench_api.settings import get_settings
@@ -26,6 +26,29 @@ def register_host(db: Session, team_id: int, name: str) -> tuple[Host, str]:
     db.add(host)
     db.flush()
     return host, token
+
+
+def create_host(db: Session, principal: Principal, name: str) -> tuple[Host, str]:
+    """A host registered by a member of its team, and its worker token (returned once)."""
+    host, token = register_host(db, principal.team_id, name)
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="host.registered",
+        resource_type="host",
+        resource_id=host.id,
+        hosts=[host.name],
+    )
+    return host, token
+
+
+def set_labels(db: Session, principal: Principal, host_id: int, labels: Sequence[str]) -> Host:
+    """Replace a host's labels (sorted, each once)."""
+    host = get_host(db, principal.team_id, host_id)
+    host.labels = sorted(set(labels))
+    db.flush()
+    return host
 
 
 def rotate_credential(db: Session, host: Host) -> str:
@@ -44,12 +67,13 @@ def host_for_credential(db: Session, token: str) -> Host:
     return host
 
 
-def revoke_host(db: Session, principal: Principal, host: Host) -> None:
+def revoke_host(db: Session, principal: Principal, host_id: int) -> Host:
     """Revoke a host: its credential stops working at once; the host and its history stay.
 
     The caller fails its unfinished work, and removes its broker user once this is committed.
     """
     principal.require_owner()
+    host = get_host(db, principal.team_id, host_id)
     if host.revoked_at is None:
         host.revoked_at = utcnow()
         # Nobody holds a token with this digest: every request of the old credential gets 401.
@@ -64,11 +88,23 @@ def revoke_host(db: Session, principal: Principal, host: Host) -> None:
             hosts=[host.name],
         )
     db.flush()
+    return host
 
 
-def rotate_host_credential(db: Session, principal: Principal, host: Host) -> str:
+def remove_broker_user(host: Host) -> None:
+    """After a committed revoke: the host's broker user goes, and its connections with it."""
+    try:
+        broker_access.remove_broker_user(host.id)
+    except Exception as exc:
+        raise BrokerUnavailable(
+            f"host '{host.name}' is revoked, but its broker user could not be removed ({exc}): retry"
+        ) from exc
+
+
+def rotate_host_credential(db: Session, principal: Principal, host_id: int) -> tuple[Host, str]:
     """A new worker token for the host (shown once); the old one, and its broker login, stop working."""
     principal.require_owner()
+    host = get_host(db, principal.team_id, host_id)
     if host.revoked_at is not None:
         raise Conflict(f"host '{host.name}' is revoked: replace it with an enrollment token instead")
     token = rotate_credential(db, host)
@@ -81,7 +117,23 @@ def rotate_host_credential(db: Session, principal: Principal, host: Host) -> str
         resource_id=host.id,
         hosts=[host.name],
     )
-    return token
+    return host, token
+
+
+def refresh_broker_user(host: Host) -> None:
+    """After a committed rotation: the host's broker login takes its new password."""
+    try:
+        broker_access.ensure_broker_user(host)
+    except Exception as exc:
+        raise BrokerUnavailable(
+            f"host '{host.name}' has a new token, but its broker login could not be updated ({exc}): "
+            "retry to rotate again"
+        ) from exc
+
+
+def list_hosts(db: Session, team_id: int, limit: int, offset: int) -> tuple[Sequence[Host], int]:
+    """A page of the team's hosts by name, and the total count."""
+    return repository.list_hosts(db, team_id, limit, offset)
 
 
 def get_host(db: Session, team_id: int, host_id: int) -> Host:
@@ -119,7 +171,7 @@ def describe_hosts(db: Session, hosts: Sequence[Host]) -> list[HostOut]:
             status=host_status(h, h.id in busy),
             last_seen_at=h.last_seen_at,
             fio_version=h.fio_version,
-            facts=h.facts or {},
+            facts=HostFactsOut.from_stored(h.facts or {}),
             created_at=h.created_at,
             revoked_at=h.revoked_at,
         )
