@@ -1,17 +1,18 @@
 """Plan request and response bodies."""
 
 from datetime import datetime
-from typing import Any
 
 from pydantic import BaseModel, Field
+
+from storbench_api.fio_tools.schemas import FioJobIn, FioJobOut
 
 
 class PlanCreate(BaseModel):
     """A named list of fio jobs; sizes may use fio's units (4k, 1M, 100%)."""
 
-    name: str = Field(min_length=1, max_length=120, examples=["NAS 4k random read"])
+    name: str = Field(min_length=1, max_length=120, pattern=r"\S", examples=["NAS 4k random read"])
     description: str | None = Field(default=None, max_length=4000)
-    jobs: list[dict[str, Any]] = Field(
+    jobs: list[FioJobIn] = Field(
         min_length=1,
         max_length=1000,
         examples=[[{"name": "randread-4k", "rw": "randread", "bs": "4k", "iodepth": 32}]],
@@ -28,7 +29,7 @@ class PlanOut(BaseModel):
     id: int
     name: str
     description: str | None
-    jobs: list[dict[str, Any]]
+    jobs: list[FioJobOut]
     preset_id: str | None
     shared_files: bool = False
     created_at: datetime

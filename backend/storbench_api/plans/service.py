@@ -1,8 +1,11 @@
 """Test plans."""
 
+from collections.abc import Sequence
+
 from sqlalchemy.orm import Session
 
 from storbench_api.errors import Conflict, NotFound
+from storbench_api.fio_tools.schemas import jobs_in, jobs_out
 from storbench_api.fio_tools.service import normalise_jobs
 from storbench_api.models import Plan
 from storbench_api.plans import repository
@@ -18,13 +21,18 @@ def create_plan(db: Session, team_id: int, body: PlanCreate) -> Plan:
         team_id=team_id,
         name=name,
         description=body.description,
-        jobs=normalise_jobs(body.jobs),
+        jobs=normalise_jobs(jobs_in(body.jobs)),
         preset_id=body.preset_id,
         shared_files=body.shared_files,
     )
     db.add(plan)
     db.flush()
     return plan
+
+
+def list_plans(db: Session, team_id: int, limit: int, offset: int) -> tuple[Sequence[Plan], int]:
+    """A page of the team's plans, newest first, and the total count."""
+    return repository.list_plans(db, team_id, limit, offset)
 
 
 def get_plan(db: Session, team_id: int, plan_id: int) -> Plan:
@@ -41,7 +49,7 @@ def describe(plan: Plan) -> PlanOut:
         id=plan.id,
         name=plan.name,
         description=plan.description,
-        jobs=plan.jobs,
+        jobs=jobs_out(plan.jobs),
         preset_id=plan.preset_id,
         shared_files=plan.shared_files,
         created_at=plan.created_at,

@@ -1,9 +1,12 @@
 """Result response bodies."""
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated
 
-from pydantic import BaseModel
+from fastapi import UploadFile
+from pydantic import BaseModel, Field
+
+from storbench_api.ids import IdField
 
 
 class LatencyOut(BaseModel):
@@ -55,7 +58,8 @@ class ResultOut(BaseModel):
     partial: bool
     directions: dict[str, DirectionOut]
     cpu: CpuOut | None
-    options: dict[str, Any]
+    # The job's options as fio printed them in its output (global options merged in).
+    options: dict[str, str]
 
 
 class ResultList(BaseModel):
@@ -63,6 +67,16 @@ class ResultList(BaseModel):
 
     items: list[ResultOut]
     total: int
+
+
+class ImportForm(BaseModel):
+    """An fio output to import, and what to file it under (multipart/form-data)."""
+
+    file: UploadFile = Field(description="fio's output as produced or pasted")
+    target_id: IdField | None = None
+    storage_class: Annotated[str | None, Field(max_length=120)] = None
+    host_name: Annotated[str | None, Field(max_length=255)] = None
+    label: Annotated[str | None, Field(max_length=200)] = None
 
 
 class ImportOut(BaseModel):

@@ -5,12 +5,17 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from storbench_api.errors import Invalid
+from storbench_api.auth.service import Principal
+from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.models import RawOutput, Result, ResultDirection
-from storbench_api.results.schemas import CpuOut, DirectionOut, LatencyOut, ResultOut
+from storbench_api.results import repository
+from storbench_api.results.schemas import CpuOut, DirectionOut, ImportForm, ImportOut, LatencyOut, ResultOut
+from storbench_api.targets import service as targets_service
 from storbench_fio.errors import ParseError
 from storbench_fio.models import DirectionResult, FioReport, LatencyStats
 from storbench_fio.results import parse_fio_output
+
+MAX_IMPORT_BYTES = 32 * 1024 * 1024
 
 # Percentile keys kept as columns, and the column each lands in.
 _PERCENTILE_COLUMNS = {
@@ -21,6 +26,67 @@ _PERCENTILE_COLUMNS = {
     "99.9": "clat_p99_9_ns",
     "99.99": "clat_p99_99_ns",
 }
+
+
+def list_results(
+    db: Session,
+    team_id: int,
+    limit: int,
+    offset: int,
+    *,
+    target_id: int | None = None,
+    storage_class: str | None = None,
+    imported: bool | None = None,
+    job_name: str | None = None,
+) -> tuple[list[ResultOut], int]:
+    """A filtered page of the team's results, newest first, and the total count."""
+    rows, total = repository.list_results(
+        db,
+        team_id,
+        limit,
+        offset,
+        target_id=target_id,
+        storage_class=storage_class,
+        imported=imported,
+        job_name=job_name,
+    )
+    return [describe(r) for r in rows], total
+
+
+def import_output(db: Session, principal: Principal, form: ImportForm) -> ImportOut:
+    """Store an old or external fio output in the team's history, marked as imported."""
+    content = form.file.file.read(MAX_IMPORT_BYTES + 1)
+    if len(content) > MAX_IMPORT_BYTES:
+        raise PayloadTooLarge(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MiB")
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        try:
+            text = content.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise Invalid(f"{form.file.filename or 'the file'} is not text (UTF-8 or UTF-16)") from exc
+    target = (
+        targets_service.get_target(db, principal.team_id, form.target_id)
+        if form.target_id is not None
+        else None
+    )
+    report = parse_output(text)
+    results = store_report(
+        db,
+        team_id=principal.team_id,
+        raw_text=text,
+        report=report,
+        host_name=form.host_name,
+        target_id=target.id if target else None,
+        imported=True,
+        storage_class=form.storage_class or (target.storage_class if target else None),
+        label=form.label or (target.name if target else form.file.filename),
+    )
+    return ImportOut(
+        source_format=report.source_format,
+        fio_version=report.fio_version,
+        results=[describe(r) for r in results],
+    )
 
 
 def parse_output(text: str) -> FioReport:

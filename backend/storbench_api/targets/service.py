@@ -1,9 +1,11 @@
 """Storage targets on the team's hosts."""
 
+from collections.abc import Sequence
 from typing import Literal
 
 from sqlalchemy.orm import Session
 
+from storbench_api.audit import service as audit
 from storbench_api.auth.service import Principal
 from storbench_api.errors import Conflict, Invalid, NotFound
 from storbench_api.hosts import repository as hosts_repository
@@ -13,8 +15,16 @@ from storbench_api.targets.schemas import TargetCreate, TargetOut, TargetUpdate
 from storbench_fio.confine import target_path_problem
 
 
-def create_target(db: Session, team_id: int, body: TargetCreate) -> Target:
+def list_targets(
+    db: Session, team_id: int, limit: int, offset: int, host_id: int | None = None
+) -> tuple[Sequence[Target], int]:
+    """A page of the team's targets by name (on one host, if given), and the total count."""
+    return repository.list_targets(db, team_id, limit, offset, host_id)
+
+
+def create_target(db: Session, principal: Principal, body: TargetCreate) -> Target:
     """A new target on one of the team's hosts."""
+    team_id = principal.team_id
     host = hosts_repository.get_host(db, team_id, body.host_id)
     if host is None:
         raise Invalid(
@@ -37,6 +47,17 @@ def create_target(db: Session, team_id: int, body: TargetCreate) -> Target:
     target.host = host
     db.add(target)
     db.flush()
+    audit.record(
+        db,
+        team_id=team_id,
+        actor=principal.actor,
+        action="target.created",
+        resource_type="target",
+        resource_id=target.id,
+        hosts=[host.name],
+        path=target.path,
+        kind=target.kind.value,
+    )
     return target
 
 
@@ -56,6 +77,16 @@ def update_target(db: Session, principal: Principal, target_id: int, body: Targe
         target.storage_class = body.storage_class
     if "description" in given:
         target.description = body.description
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="target.changed",
+        resource_type="target",
+        resource_id=target.id,
+        hosts=[target.host.name],
+        **given,
+    )
     db.flush()
     return target
 
