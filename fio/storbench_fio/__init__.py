@@ -1,9 +1,15 @@
 """storbench's fio toolkit: job models, command building, output parsing, safety, presets."""
 
 from storbench_fio.command import build_command, render_job_file
-from storbench_fio.errors import FioJobError, OptionError, ParseError
+from storbench_fio.errors import FioJobError, Notice, OptionError, ParseError
 from storbench_fio.job import FioJob, validate_job_dict
-from storbench_fio.jobfile import parse_command_line, parse_fio_text, parse_job_file
+from storbench_fio.jobfile import (
+    ParsedPaste,
+    parse_command_line,
+    parse_fio_paste,
+    parse_fio_text,
+    parse_job_file,
+)
 from storbench_fio.presets import PRESETS, ExpectedFigure, Preset, get_preset
 from storbench_fio.results import (
     CpuResult,
@@ -34,8 +40,10 @@ __all__ = [
     "JobResult",
     "LatencyDistribution",
     "LatencyStats",
+    "Notice",
     "OptionError",
     "ParseError",
+    "ParsedPaste",
     "Preset",
     "SafetyLimits",
     "SafetyTarget",
@@ -46,6 +54,7 @@ __all__ = [
     "get_preset",
     "parse_command_line",
     "parse_fio_output",
+    "parse_fio_paste",
     "parse_fio_stream",
     "parse_fio_text",
     "parse_job_file",

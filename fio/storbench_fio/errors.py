@@ -39,3 +39,17 @@ class ParseError(ValueError):
         if line is not None:
             where = f" (line {line}" + (f", char {column}" if column is not None else "") + ")"
         super().__init__(message + where)
+
+
+class Notice(BaseModel):
+    """Something a paste was read as that is not its literal text, said so the user can check."""
+
+    model_config = ConfigDict(frozen=True)
+
+    option: str  # the option or word concerned ("command" for the paste as a whole)
+    value: str
+    message: str
+
+    def __str__(self) -> str:
+        shown = f"{self.option}={self.value}" if self.value else self.option
+        return f"{shown}: {self.message}"

@@ -15,6 +15,10 @@ PIECES = [
     "fio ", "--name=a ", "-rw=randread ", "--bs 4k ", "[global]\n", "[job]\n", "rw=write\n",
     "size=1g\n", "=", "\\\n", "'", '"', "${X}", ";", "#", "--io depth=3 ", "job.fio",
     "filename=../x\n", "exec_prerun=ls\n", "%", "runtime=1m\n", "numjobs=", "\x00", "fio.exe ",
+    # pastes from terminals and guides
+    "$ ", "# ", "C:\\Users\\me>", "PS C:\\> ", '"c:\\Program Files\\ fio\\ fio.exe" ', "DIR=/x",
+    "$DIR", "${DIR}", "%DIR%", "$env:DIR", "export ", "set ", "$(", "`", "^\n", "`\n", "\n",
+    "Z\\:\\", "\\\\<server>\\", "<", ">", "|", "&&", "2>&1", "--iode\npth=3 ", "--rw=rand\nread ",
 ]  # fmt: skip
 
 
