@@ -14,6 +14,8 @@ from storbench_fio.units import parse_bool, parse_percent, parse_size
 
 __all__ = [
     "FIO_PROCESS_OVERHEAD_BYTES",
+    "FIO_THREAD_OVERHEAD_BYTES",
+    "describe_footprint",
     "footprint_bytes",
     "human_bytes",
     "io_memory_bytes",
@@ -24,6 +26,9 @@ __all__ = [
 
 # What one fio job process needs besides its I/O buffers (its own state, stacks, libraries).
 FIO_PROCESS_OVERHEAD_BYTES = 8 << 20
+# With thread, the jobs are threads of one fio process: fio 3.33 with 128 threads of 4 KiB
+# blocks took ~0.45 MiB each (resident), against ~7.8 MiB per job process; twice that is counted.
+FIO_THREAD_OVERHEAD_BYTES = 1 << 20
 _DEFAULT_BS = 4096
 
 Options = Mapping[str, str | None]
@@ -118,6 +123,17 @@ def footprint_bytes(options: Options) -> int | None:
     return clones * per_clone + increment * files * clones * (clones - 1) // 2
 
 
+def describe_footprint(options: Options) -> str | None:
+    """How one job's footprint adds up, in human units: '128 jobs x 100 MiB' (None: unknown)."""
+    total = footprint_bytes(options)
+    if total is None:
+        return None
+    clones = _count(options, "numjobs")
+    if clones == 1 or options.get("filename") or _size(options, "offset_increment"):
+        return human_bytes(total)
+    return f"{clones} jobs \u00d7 {human_bytes(total // clones)}"
+
+
 def largest_file_bytes(options: Options) -> int | None:
     """The largest single file this job may make (offsets included)."""
     extent = _per_file_extent(options)
@@ -148,7 +164,8 @@ def io_memory_bytes(options: Options) -> int:
     buffers = _largest_block(options) * _count(options, "iodepth")
     if options.get("verify") not in (None, "0", "null"):
         buffers *= 2
-    return clones * (buffers + FIO_PROCESS_OVERHEAD_BYTES)
+    overhead = FIO_THREAD_OVERHEAD_BYTES if _flag(options, "thread") else FIO_PROCESS_OVERHEAD_BYTES
+    return clones * (buffers + overhead)
 
 
 def run_memory_bytes(jobs: Sequence[Options]) -> int:

@@ -9,8 +9,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from storbench_fio.budget import (
+    describe_footprint,
     footprint_bytes,
     human_bytes,
+    largest_file_bytes,
     parse_percent_or_none,
     run_memory_bytes,
 )
@@ -43,6 +45,8 @@ class SafetyTarget(BaseModel):
     destructive: bool = False
     confirmed_destructive: bool = False
     free_bytes: int | None = Field(default=None, ge=0)
+    # A block device's size (None: not known yet, checked on the host).
+    device_bytes: int | None = Field(default=None, ge=0)
     mounted: bool = False
     # The memory of the run's smallest host (None: not known yet; only the service cap applies).
     host_memory_bytes: int | None = Field(default=None, ge=0)
@@ -51,15 +55,21 @@ class SafetyTarget(BaseModel):
 
 
 class SafetyLimits(BaseModel):
-    """Per-deployment ceilings on what one run may ask for."""
+    """Per-deployment ceilings on what one run may ask for.
+
+    The defaults allow every recipe vendors publish (128 jobs, iodepth 128, the block-storage
+    guide's 1000 s): what a run may write is bounded by the target's free space, and what fio may
+    hold in memory by the host's.
+    """
 
     model_config = ConfigDict(frozen=True)
 
-    max_numjobs: int = Field(default=64, ge=1)
+    max_numjobs: int = Field(default=128, ge=1)
     max_iodepth: int = Field(default=1024, ge=1)
     max_runtime_s: int = Field(default=3600, ge=1)
     max_nrfiles: int = Field(default=10000, ge=1)
-    max_total_size_bytes: int = Field(default=64 << 30, ge=1)
+    # A deployment's own ceiling on the files one run lays out (None: the target's free space).
+    max_total_size_bytes: int | None = Field(default=None, ge=1)
     free_space_margin: float = Field(default=0.1, ge=0, lt=1)
     min_log_avg_msec: int = Field(default=100, ge=0)
     # fio's buffers (block size x iodepth x numjobs) may take at most this, and at most this share
@@ -358,40 +368,81 @@ def check_job_safety(
 def check_jobs_safety(
     jobs: Sequence[JobLike], target: SafetyTarget, limits: SafetyLimits
 ) -> list[OptionError]:
-    """check_job_safety for each job plus the space all jobs need together."""
+    """check_job_safety for each job plus the space and memory all jobs need together."""
     errors: list[OptionError] = []
-    total = 0
     every_options = []
     for job in jobs:
         errors.extend(check_job_safety(job, target, limits))
-        options = _raw_options(job)[1]
-        every_options.append(options)
-        if target.kind == "directory":
-            total += footprint_bytes(options) or 0
-    errors.extend(_memory_check(every_options, target, limits))
+        every_options.append(_raw_options(job))
+    errors.extend(_memory_check([options for _, options in every_options], target, limits))
     if target.kind == "directory":
-        if total > limits.max_total_size_bytes:
+        errors.extend(_space_check(every_options, target, limits))
+    elif target.device_bytes is not None:
+        errors.extend(_device_size_check(every_options, target.path, target.device_bytes))
+    return errors
+
+
+def _space_check(
+    jobs: Sequence[tuple[str, Mapping[str, str | None]]], target: SafetyTarget, limits: SafetyLimits
+) -> list[OptionError]:
+    """The files all jobs lay out against the service's ceiling and the target's free space."""
+    total = sum(footprint_bytes(options) or 0 for _, options in jobs)
+    parts = [
+        (name, describe_footprint(options)) for name, options in jobs if footprint_bytes(options)
+    ]
+    if len(parts) == 1:
+        breakdown = str(parts[0][1])
+    else:
+        breakdown = " + ".join(f"{name}: {text}" for name, text in parts)
+    needs = f"the jobs' files need {human_bytes(total)} ({breakdown}, offsets included)"
+    errors: list[OptionError] = []
+    if limits.max_total_size_bytes is not None and total > limits.max_total_size_bytes:
+        errors.append(
+            _err(
+                "size",
+                str(total),
+                f"{needs}; a run may use at most {human_bytes(limits.max_total_size_bytes)} on "
+                "this service: lower size, nrfiles or numjobs",
+            )
+        )
+    if target.free_bytes is not None:
+        usable = int(target.free_bytes * (1 - limits.free_space_margin))
+        if total > usable:
+            kept = (
+                f", of which {human_bytes(usable)} may be used ({limits.free_space_margin:.0%} "
+                "is kept free)"
+                if limits.free_space_margin
+                else ""
+            )
             errors.append(
                 _err(
                     "size",
                     str(total),
-                    f"the jobs' files need {human_bytes(total)}; a run may use at most "
-                    f"{human_bytes(limits.max_total_size_bytes)}: lower size, nrfiles or numjobs",
+                    f"{needs}, the target has {human_bytes(target.free_bytes)} free{kept}: "
+                    "free space on the target or choose one with more, or lower size, nrfiles "
+                    "or numjobs",
                 )
             )
-        if target.free_bytes is not None:
-            usable = int(target.free_bytes * (1 - limits.free_space_margin))
-            if total > usable:
-                errors.append(
-                    _err(
-                        "size",
-                        str(total),
-                        f"the jobs' files need {human_bytes(total)} (offsets included) but "
-                        f"the target has {human_bytes(target.free_bytes)} free, of which "
-                        f"{human_bytes(usable)} may be used ({limits.free_space_margin:.0%} is "
-                        "kept): lower size, nrfiles or numjobs",
-                    )
-                )
+    return errors
+
+
+def _device_size_check(
+    jobs: Sequence[tuple[str, Mapping[str, str | None]]], device: str, device_bytes: int
+) -> list[OptionError]:
+    """Each job's region (offset + size, per clone) must lie on the device."""
+    errors: list[OptionError] = []
+    for name, options in jobs:
+        needed = largest_file_bytes(options)
+        if needed is not None and needed > device_bytes:
+            errors.append(
+                _err(
+                    "size",
+                    options.get("size"),
+                    f"needs {human_bytes(needed)} of the device (offset + size), "
+                    f"{device} holds {human_bytes(device_bytes)}: lower size or "
+                    "offset, or choose a larger device",
+                ).model_copy(update={"job": name or None})
+            )
     return errors
 
 

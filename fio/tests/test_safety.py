@@ -159,7 +159,7 @@ def test_a_block_device_runs_on_one_host_only() -> None:
 
 
 def test_limits() -> None:
-    found = reasons({"numjobs": "65", "iodepth": "2048", "runtime": "2h", "nrfiles": "20000"})
+    found = reasons({"numjobs": "129", "iodepth": "2048", "runtime": "2h", "nrfiles": "20000"})
     assert set(found) == {"numjobs", "iodepth", "runtime", "nrfiles"}
     assert "runtime" in reasons({"runtime": "3500", "ramp_time": "200"})
     no_runtime = {k: v for k, v in BASE.items() if k != "runtime"}
@@ -176,8 +176,14 @@ def test_total_size_against_free_space() -> None:
     assert {e.option for e in check_jobs_safety(jobs, small, LIMITS)} == {"size"}
     shared = [{**BASE, "size": "512m", "numjobs": "4", "filename": "one"}]
     assert check_jobs_safety(shared, small, LIMITS) == []
-    huge = [{**BASE, "size": "70g"}]
-    assert {e.option for e in check_jobs_safety(huge, SCRATCH, LIMITS)} == {"size"}
+    # Only the target's free space bounds a run by default; a deployment may set its own ceiling.
+    assert check_jobs_safety([{**BASE, "size": "70g"}], SCRATCH, LIMITS) == []
+    assert {e.option for e in check_jobs_safety([{**BASE, "size": "95g"}], SCRATCH, LIMITS)} == {
+        "size"
+    }
+    capped = SafetyLimits(max_total_size_bytes=64 << 30)
+    [error] = check_jobs_safety([{**BASE, "size": "70g"}], SCRATCH, capped)
+    assert "at most 64 GiB on this service" in error.reason
 
 
 @pytest.mark.parametrize(
@@ -211,7 +217,7 @@ def test_fio_buffers_must_fit_the_memory_budget() -> None:
     assert check_jobs_safety([medium], SCRATCH, LIMITS) == []
     assert "host's 4 GiB" in check_jobs_safety([medium], host, LIMITS)[0].reason
     # Jobs separated by stonewall run one after another: only the larger counts.
-    one_then_other = [
+    one_then_other: list[dict[str, str | None]] = [
         {**BASE, "name": "a", "bs": "1m", "iodepth": "1024", "numjobs": "4"},
         {**BASE, "name": "b", "bs": "1m", "iodepth": "1024", "numjobs": "4", "stonewall": None},
     ]
@@ -235,3 +241,25 @@ def test_check_fio_text_reports_everything_once() -> None:
 def test_check_fio_text_returns_jobs_when_safe() -> None:
     jobs = check_fio_text("[a]\nrw=write\nbs=1m\nsize=1g\nruntime=5\n", SCRATCH, LIMITS)
     assert [j.name for j in jobs] == ["a"]
+
+
+def test_threads_cost_less_memory_than_job_processes() -> None:
+    # 128 jobs of 1 MiB blocks: as threads of one fio process they fit a 2 GiB host's half,
+    # as 128 processes (each with its own ~8 MiB) they do not.
+    host = SCRATCH.model_copy(update={"host_memory_bytes": 2 << 30})
+    jobs = {**BASE, "bs": "1m", "iodepth": "1", "numjobs": "128", "size": "1m"}
+    assert check_jobs_safety([{**jobs, "thread": None}], host, LIMITS) == []
+    [error] = check_jobs_safety([jobs], host, LIMITS)
+    assert "host's 2 GiB" in error.reason
+
+
+def test_a_region_larger_than_the_device_is_refused_with_its_size() -> None:
+    small = DEVICE.model_copy(update={"device_bytes": 40 << 30})
+    [error] = check_jobs_safety([{**BASE, "size": "100G"}], small, LIMITS)
+    assert error.option == "size"
+    assert "needs 100 GiB of the device" in error.reason
+    assert "/dev/sdb holds 40 GiB" in error.reason
+    assert check_jobs_safety([{**BASE, "size": "40G"}], small, LIMITS) == []
+    assert check_jobs_safety([{**BASE, "size": "50%"}], small, LIMITS) == []
+    unknown = DEVICE  # the device's size is not known yet: checked again on the host
+    assert check_jobs_safety([{**BASE, "size": "100G"}], unknown, LIMITS) == []
