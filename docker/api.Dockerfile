@@ -10,11 +10,12 @@ WORKDIR /app
 COPY requirements.lock ./
 RUN pip install --no-cache-dir -r requirements.lock
 COPY fio/ fio/
+COPY protocol/ protocol/
 COPY backend/ backend/
 COPY migrations/ migrations/
 COPY alembic.ini ./
 # Editable, so the service finds migrations/ and alembic.ini beside its source.
-RUN pip install --no-cache-dir --no-deps -e ./fio -e ./backend
+RUN pip install --no-cache-dir --no-deps -e ./fio -e ./protocol -e ./backend
 COPY --from=spa /src/frontend/dist /app/frontend/dist
 ENV STORBENCH_SPA_DIR=/app/frontend/dist STORBENCH_DATA_DIR=/var/lib/storbench
 EXPOSE 8000

@@ -15,12 +15,14 @@ from storbench_api.errors import install_error_handlers
 from storbench_api.fio_tools.router import router as fio_router
 from storbench_api.hosts.enrollment_router import router as enrollment_router
 from storbench_api.hosts.router import router as hosts_router
+from storbench_api.hosts.worker_router import router as hosts_worker_router
 from storbench_api.inflight import InFlightLimit
 from storbench_api.openapi import answer_unrouted_methods, document_errors
 from storbench_api.plans.router import router as plans_router
 from storbench_api.presets.router import router as presets_router
 from storbench_api.results.router import router as results_router
 from storbench_api.runs.router import router as runs_router
+from storbench_api.runs.worker_router import router as runs_worker_router
 from storbench_api.settings import get_settings
 from storbench_api.spa import mount_spa
 from storbench_api.storage_classes.router import router as storage_classes_router
@@ -29,7 +31,6 @@ from storbench_api.targets.router import router as targets_router
 from storbench_api.teams.router import invitations_router
 from storbench_api.teams.router import router as teams_router
 from storbench_api.tokens.router import router as tokens_router
-from storbench_api.worker_api.router import router as worker_router
 
 API_PREFIX = "/api/v1"
 
@@ -46,7 +47,8 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     runs_router,
     results_router,
     fio_router,
-    worker_router,
+    hosts_worker_router,
+    runs_worker_router,
     teams_router,
     invitations_router,
     tokens_router,

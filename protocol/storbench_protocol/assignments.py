@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, Field
 
 from storbench_protocol.common import Id, RunStatus
 
@@ -58,7 +58,7 @@ class BarrierState(AssignmentState):
 class StartReport(BaseModel):
     """fio has started: when, in the server's clock as the host estimated it."""
 
-    fio_started_at: datetime | None = None
+    fio_started_at: AwareDatetime | None = None
     clock_offset_ms: float | None = Field(default=None, ge=-86_400_000, le=86_400_000)
 
 

@@ -1,34 +1,62 @@
 """Runs of a plan on a target, and each host's share of a run."""
 
-import enum
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from pydantic import BaseModel, TypeAdapter
 from sqlalchemy import JSON, Enum, ForeignKey, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
 
 from storbench_api.db import Base, TimestampMixin, utcnow
 from storbench_api.models.host import Host
 from storbench_api.models.target import Target
+from storbench_protocol.common import RunStatus
+from storbench_protocol.progress import Direction, DirectionSample
 
+__all__ = ["Assignment", "AssignmentStatus", "ProgressSample", "Run", "RunStatus", "WorkerInfo"]
 
-class RunStatus(enum.StrEnum):
-    """Lifecycle of a run: queued → running → completed | failed | cancelled."""
-
-    queued = "queued"
-    running = "running"
-    completed = "completed"
-    failed = "failed"
-    cancelled = "cancelled"
-
-    @property
-    def is_terminal(self) -> bool:
-        """True once the run can no longer change."""
-        return self in (RunStatus.completed, RunStatus.failed, RunStatus.cancelled)
-
-
-# A host's share of a run moves through the same states.
+# A host's share of a run moves through the same states as the run (one enum, shared with workers).
 AssignmentStatus = RunStatus
+
+Value = TypeVar("Value")
+
+
+class TypedJSON(TypeDecorator[Value], Generic[Value]):
+    """A JSON column read and written as a typed value (a pydantic model, or a dict of them)."""
+
+    impl = JSON
+    cache_ok = True
+
+    def __init__(self, adapter: TypeAdapter[Value]) -> None:
+        super().__init__()
+        self.adapter = adapter
+
+    def process_bind_param(self, value: Value | dict[str, Any] | None, dialect: object) -> Any:
+        if value is None:
+            return None
+        return self.adapter.dump_python(
+            self.adapter.validate_python(value), mode="json", exclude_defaults=True
+        )
+
+    def process_result_value(self, value: Any, dialect: object) -> Value:
+        return self.adapter.validate_python(value or {})
+
+
+class WorkerInfo(BaseModel):
+    """What a host's worker reported about its share of a run."""
+
+    # When fio started, in the server's clock as the host estimated it.
+    fio_started_at: datetime | None = None
+    # Server clock minus host clock when fio started: places the host's samples on the server's clock.
+    clock_offset_ms: float | None = None
+    # The worker's own CPU use while fio ran, in percent of one core.
+    worker_cpu_percent: float | None = None
+    # The host let go of the run's shared files (the last to do so removes them).
+    files_released: bool = False
+
+
+DirectionFigures = dict[Direction, DirectionSample]
 
 
 class Run(TimestampMixin, Base):
@@ -42,6 +70,7 @@ class Run(TimestampMixin, Base):
     plan_id: Mapped[int | None] = mapped_column(ForeignKey("plans.id", ondelete="SET NULL"))
     plan_name: Mapped[str | None] = mapped_column(String(120))
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # The normalised fio jobs (storbench_fio.job.FioJob dumped without unset options).
     jobs: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     # The starter confirmed that writes may destroy a block device's data.
     confirmed_destructive: Mapped[bool] = mapped_column(default=False)
@@ -85,7 +114,10 @@ class Assignment(TimestampMixin, Base):
     dispatched_at: Mapped[datetime | None]
     fetched_at: Mapped[datetime | None]
     error: Mapped[str | None] = mapped_column(Text)
-    worker_info: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Replaced, never changed in place (model_copy(update=...)), so the change is saved.
+    worker_info: Mapped[WorkerInfo] = mapped_column(
+        TypedJSON(TypeAdapter(WorkerInfo)), default=lambda: WorkerInfo()
+    )
 
     run: Mapped[Run] = relationship(back_populates="assignments", lazy="raise")
     host: Mapped[Host] = relationship(lazy="raise")
@@ -103,7 +135,7 @@ class ProgressSample(Base):
     eta_s: Mapped[float | None]
     percent: Mapped[float | None]
     # Per direction: iops, bw_bytes, lat_mean_ns over that second.
-    directions: Mapped[dict[str, Any]] = mapped_column(JSON)
+    directions: Mapped[DirectionFigures] = mapped_column(TypedJSON(TypeAdapter(DirectionFigures)))
     # When fio wrote the report (converted by the worker to the server's clock), and when the
     # server stored it: their difference is how late live progress is.
     measured_at: Mapped[datetime | None]

@@ -7,10 +7,11 @@ from averaging per-host percentiles.
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import get_args
 
 from storbench_api.models import Assignment, ProgressSample, Result
 from storbench_api.runs.schemas import Aggregate, AggregateDirection
+from storbench_protocol.progress import Direction
 
 PERCENTILES = ("50", "90", "95", "99", "99.9", "99.99")
 
@@ -42,14 +43,9 @@ def merged_histogram(results: Sequence[Result], direction: str) -> dict[int, int
     return merged
 
 
-def _fio_start(assignment: Assignment) -> datetime | None:
-    value = (assignment.worker_info or {}).get("fio_started_at")
-    return datetime.fromisoformat(value) if isinstance(value, str) else None
-
-
 def _offset(assignment: Assignment) -> timedelta:
     """Server clock minus host clock, as the host measured it when it started fio."""
-    return timedelta(milliseconds=float((assignment.worker_info or {}).get("clock_offset_ms") or 0))
+    return timedelta(milliseconds=assignment.worker_info.clock_offset_ms or 0)
 
 
 def aggregate_run(
@@ -65,7 +61,7 @@ def aggregate_run(
     measured = [a for a in assignments if by_assignment.get(a.id)]
     if len(measured) < 2:
         return None
-    starts = {a.id: _fio_start(a) for a in measured}
+    starts = {a.id: a.worker_info.fio_started_at for a in measured}
     known_starts = [s for s in starts.values() if s is not None]
     skew_ms = (
         (max(known_starts) - min(known_starts)).total_seconds() * 1000
@@ -84,8 +80,9 @@ def aggregate_run(
     window_end = min((e for e in ends.values() if e is not None), default=None)
     window_s = (window_end - window_start).total_seconds() if window_start and window_end else 0.0
 
-    directions = sorted({d for a in measured for r in by_assignment[a.id] for d in r.detail})
-    out: dict[str, AggregateDirection] = {}
+    measured_directions = {d for a in measured for r in by_assignment[a.id] for d in r.detail}
+    directions = [d for d in get_args(Direction) if d in measured_directions]
+    out: dict[Direction, AggregateDirection] = {}
     method = "per-second samples inside the window where every host was running"
     for direction in directions:
         iops = bw = 0.0
@@ -118,7 +115,7 @@ def aggregate_run(
 def _samples_inside(
     assignment: Assignment,
     samples: Sequence[ProgressSample],
-    direction: str,
+    direction: Direction,
     window_start: datetime | None,
     window_end: datetime | None,
 ) -> list[tuple[float, float]]:
@@ -131,6 +128,6 @@ def _samples_inside(
             continue
         end = sample.measured_at + _offset(assignment)
         if end - timedelta(seconds=1) >= window_start and end <= window_end:
-            values: dict[str, Any] = (sample.directions or {}).get(direction) or {}
-            inside.append((float(values.get("iops") or 0), float(values.get("bw_bytes") or 0)))
+            figures = sample.directions.get(direction)
+            inside.append((figures.iops, figures.bw_bytes) if figures is not None else (0.0, 0.0))
     return inside

@@ -3,20 +3,26 @@
 No viewer polls the database. Per API process, each watched run has one reader (a RunFeed) that
 reads the run when a notification says it changed (storbench_api.live), or every
 `live_recheck_interval` in case one was lost, and every viewer of that run streams what it read.
+The events are runs.schemas.RunEvent; sse-starlette frames them, keeps the connection alive and
+ends the stream when the client leaves or the server stops.
 """
 
 import asyncio
 import contextlib
-import json
 import logging
 import threading
 import weakref
 from collections.abc import AsyncIterator, Callable
+from typing import Literal
+
+from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from storbench_api import live
 from storbench_api.db import get_sessionmaker
 from storbench_api.errors import DomainError
-from storbench_api.runs import repository, service
+from storbench_api.models import RunStatus
+from storbench_api.runs import presenters, repository
+from storbench_api.runs.schemas import RunProgressData, RunProgressEvent, RunStatusData, RunStatusEvent
 from storbench_api.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -26,6 +32,8 @@ MAX_STREAM_S = 6 * 3600.0
 # How often a feed reads while the notification channel is down, and after a failed read.
 DEGRADED_POLL_S = 1.0
 
+ShownStatus = RunStatus | Literal["gone"]
+
 
 class TooManyStreams(DomainError):
     """The user already has as many live streams open on this server as allowed."""
@@ -34,34 +42,41 @@ class TooManyStreams(DomainError):
     code = "too_many_streams"
 
 
-def _snapshot(team_id: int, run_id: int, after_id: int) -> tuple[str, list[dict[str, object]], bool]:
+class RunEventStream(EventSourceResponse):
+    """A run's live events as text/event-stream (what the OpenAPI schema documents)."""
+
+    media_type = "text/event-stream"
+
+
+def _frame(event: RunStatusEvent | RunProgressEvent) -> bytes:
+    """One event on the wire: `event: <name>` and its data as one JSON line."""
+    return ServerSentEvent(sep="\n", **event.model_dump()).encode()
+
+
+def _snapshot(team_id: int, run_id: int, after_id: int) -> tuple[ShownStatus, list[RunProgressData], bool]:
     """Status, new samples (with host names) and whether the run has ended, from a short session."""
     with get_sessionmaker()() as db:
         run = repository.get_run(db, team_id, run_id)
         if run is None:
             return "gone", [], True
-        progress = service.run_progress(db, run, after_id)
+        progress = presenters.run_progress(db, run, after_id)
         samples = [
-            {"host_name": host.host_name, **sample.model_dump(mode="json")}
+            RunProgressData(host_name=host.host_name, **sample.model_dump())
             for host in progress.hosts
             for sample in host.samples
         ]
-        samples.sort(key=lambda s: int(str(s["id"])))
-        return run.status.value, samples, run.status.is_terminal
-
-
-def _event(name: str, data: object) -> str:
-    return f"event: {name}\ndata: {json.dumps(data)}\n\n"
+        samples.sort(key=lambda s: s.id)
+        return run.status, samples, run.status.is_terminal
 
 
 class RunFeed:
-    """The one reader of a run in this process; its viewers share what it read, formatted once."""
+    """The one reader of a run in this process; its viewers share what it read, framed once."""
 
     def __init__(self, key: tuple[asyncio.AbstractEventLoop, int, int]) -> None:
         self.key = key
         _, self.team_id, self.run_id = key
-        self.progress: list[str] = []  # every `progress` event so far, in sample order
-        self.status = ""
+        self.progress: list[bytes] = []  # every `progress` event so far, in sample order
+        self.status: ShownStatus | None = None
         self.ended = False
         self.viewers = 0
         self.changed = asyncio.Event()  # replaced by a fresh one each time it is set
@@ -95,8 +110,10 @@ class RunFeed:
                 await asyncio.sleep(DEGRADED_POLL_S)
                 continue
             if samples:
-                last_id = int(str(samples[-1]["id"]))
-                self.progress.extend(_event("progress", sample) for sample in samples)
+                last_id = samples[-1].id
+                self.progress.extend(
+                    _frame(RunProgressEvent(event="progress", data=sample)) for sample in samples
+                )
             if samples or status != self.status or ended:
                 self.status, self.ended = status, ended
                 self._tell_viewers()
@@ -126,31 +143,31 @@ def _leave(feed: RunFeed) -> None:
         del _feeds[feed.key]
 
 
-async def run_events(team_id: int, run_id: int) -> AsyncIterator[str]:
+async def run_events(team_id: int, run_id: int) -> AsyncIterator[bytes]:
     """status and progress events until the run ends (then one last status event)."""
     loop = asyncio.get_running_loop()
     give_up_at = loop.time() + MAX_STREAM_S
     feed = _join(team_id, run_id)
-    sent, last_status = 0, ""
+    sent: int = 0
+    last_status: ShownStatus | None = None
     try:
         while True:
             changed = feed.changed  # taken before looking, so no change slips between look and wait
             while sent < len(feed.progress):
                 sent += 1
                 yield feed.progress[sent - 1]
-            if feed.status and feed.status != last_status:
+            if feed.status is not None and feed.status != last_status:
                 last_status = feed.status
-                yield _event("status", {"run_id": run_id, "status": last_status})
+                yield _frame(
+                    RunStatusEvent(event="status", data=RunStatusData(run_id=run_id, status=last_status))
+                )
             if feed.ended and sent == len(feed.progress):
                 return
             remaining = give_up_at - loop.time()
             if remaining <= 0:
                 return
-            try:
-                await asyncio.wait_for(changed.wait(), min(KEEPALIVE_S, remaining))
-            except TimeoutError:
-                if loop.time() < give_up_at:
-                    yield ": keep-alive\n\n"
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), remaining)
     finally:
         _leave(feed)
 
@@ -192,11 +209,11 @@ class _StreamSlots:
 stream_slots = _StreamSlots()
 
 
-def open_event_stream(team_id: int, run_id: int, user_id: int) -> AsyncIterator[str]:
-    """run_events for a user within their stream bound (429 beyond it), released when the stream ends."""
+def open_event_stream(team_id: int, run_id: int, user_id: int) -> RunEventStream:
+    """The run's event stream for a user within their stream bound (429 beyond it), released when it ends."""
     release = stream_slots.take(user_id, get_settings().max_event_streams_per_user)
 
-    async def bounded() -> AsyncIterator[str]:
+    async def bounded() -> AsyncIterator[bytes]:
         try:
             async for chunk in run_events(team_id, run_id):
                 yield chunk
@@ -206,4 +223,6 @@ def open_event_stream(team_id: int, run_id: int, user_id: int) -> AsyncIterator[
     stream = bounded()
     # A response torn down before its first chunk never runs the finally above.
     weakref.finalize(stream, release)
-    return stream
+    return RunEventStream(
+        stream, ping=KEEPALIVE_S, sep="\n", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )

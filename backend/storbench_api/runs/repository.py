@@ -90,6 +90,15 @@ def unfinished_assignments(db: Session, host_id: int | None = None) -> Sequence[
     return db.scalars(query).all()
 
 
+def other_assignments_of_run(db: Session, run_id: int, assignment_id: int) -> Sequence[Assignment]:
+    """The run's other assignments as the database holds them now (other hosts may have changed them)."""
+    return db.scalars(
+        select(Assignment)
+        .where(Assignment.run_id == run_id, Assignment.id != assignment_id)
+        .execution_options(populate_existing=True)
+    ).all()
+
+
 def progress_samples(
     db: Session, assignment_ids: Sequence[int], after_id: int = 0
 ) -> Sequence[ProgressSample]:

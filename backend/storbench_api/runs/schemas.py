@@ -1,13 +1,28 @@
-"""Run request and response bodies."""
+"""Run request and response bodies, and the events of a run's live stream."""
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    RootModel,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
 
 from storbench_api.ids import IdField
 from storbench_api.models import RunStatus, TargetKind
 from storbench_api.results.schemas import ResultOut
+from storbench_protocol.assignments import FioJobOptions, FioOptionValue
+from storbench_protocol.progress import Direction, DirectionSample
+
+# A job as a client writes it: fio options by name, values in fio's own grammar ("4k", "10s", "1")
+# or already as numbers and booleans; null means not set. The API answers with the normalised job.
+FioJobInput = dict[str, FioOptionValue | None]
 
 
 class RunCreate(BaseModel):
@@ -16,7 +31,7 @@ class RunCreate(BaseModel):
     target_id: IdField
     plan_id: IdField | None = None
     preset_id: str | None = Field(default=None, max_length=80)
-    jobs: list[dict[str, Any]] | None = Field(default=None, max_length=1000)
+    jobs: list[FioJobInput] | None = Field(default=None, max_length=1000)
     # Writing to a block device destroys its data: the caller must say so explicitly.
     confirm_destructive: bool = False
     # More hosts that mount the target's path (a shared file system) and run the same jobs at
@@ -70,6 +85,7 @@ class AggregateDirection(BaseModel):
 
     iops: float
     bw_bytes: float
+    # Latency percentile ("50", "90", "95", "99", "99.9", "99.99") → nanoseconds.
     clat_percentiles_ns: dict[str, float]
     clat_samples: int
 
@@ -80,7 +96,7 @@ class Aggregate(BaseModel):
     hosts: int
     window_s: float
     start_skew_ms: float | None
-    directions: dict[str, AggregateDirection]
+    directions: dict[Direction, AggregateDirection]
     method: str
 
 
@@ -93,7 +109,8 @@ class RunOut(BaseModel):
     plan_name: str | None
     target: TargetRef
     host: HostRef
-    jobs: list[dict[str, Any]]
+    # The normalised jobs (sizes in bytes, times in seconds), as the hosts ran them.
+    jobs: list[FioJobOptions]
     # All hosts worked on one set of files (otherwise each host wrote its own).
     shared_files: bool = False
     created_at: datetime
@@ -116,13 +133,14 @@ class RunList(BaseModel):
 class ProgressSampleOut(BaseModel):
     """One second of one host's progress."""
 
+    # Increasing over the whole run (all hosts): the order samples landed.
     id: int
     elapsed_s: float
     eta_s: float | None
     percent: float | None
     measured_at: datetime | None
     received_at: datetime
-    directions: dict[str, dict[str, float]]
+    directions: dict[Direction, DirectionSample]
 
 
 class HostProgress(BaseModel):
@@ -140,3 +158,60 @@ class RunProgress(BaseModel):
     run_id: int
     status: RunStatus
     hosts: list[HostProgress]
+
+
+# ---- GET /runs/{id}/events: Server-Sent Events ----------------------------------------------
+
+
+class _JsonText:
+    """A model carried as JSON text (an SSE `data:` line): read from that text or a model, written as it."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        model = handler(source)
+        return core_schema.union_schema(
+            [core_schema.json_schema(model), model],
+            serialization=core_schema.plain_serializer_function_ser_schema(_as_json_text),
+        )
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        model = schema["choices"][1] if schema["type"] == "union" else schema
+        return {"type": "string", "contentMediaType": "application/json", "contentSchema": handler(model)}
+
+
+def _as_json_text(value: BaseModel) -> str:
+    return value.model_dump_json()
+
+
+class RunStatusData(BaseModel):
+    """The run's status now ('gone' if it no longer exists); the last one sent ends the stream."""
+
+    run_id: int
+    status: RunStatus | Literal["gone"]
+
+
+class RunProgressData(ProgressSampleOut):
+    """One host-second as it lands: a stored sample and its host's name."""
+
+    host_name: str
+
+
+class RunStatusEvent(BaseModel):
+    """`event: status`: sent first, on every change of the run's status, and last."""
+
+    event: Literal["status"]
+    data: Annotated[RunStatusData, _JsonText]
+
+
+class RunProgressEvent(BaseModel):
+    """`event: progress`: one host-second of progress, in the order the samples landed."""
+
+    event: Literal["progress"]
+    data: Annotated[RunProgressData, _JsonText]
+
+
+class RunEvent(RootModel[Annotated[RunStatusEvent | RunProgressEvent, Field(discriminator="event")]]):
+    """One event of a run's live stream: its `event:` name and its `data:` line (JSON)."""

@@ -1,15 +1,20 @@
-"""Handing a run's assignments to the broker, after the run is committed."""
+"""Handing assignments to the broker, always after the transaction that made them is committed."""
 
 import logging
+import time
 
 from sqlalchemy.orm import Session
 
 from storbench_api.broker import enqueue_assignment
+from storbench_api.db import get_sessionmaker
 from storbench_api.errors import BrokerUnavailable
 from storbench_api.models import Run
-from storbench_api.runs import service
+from storbench_api.runs import lifecycle
+from storbench_api.settings import get_settings
 
 log = logging.getLogger(__name__)
+
+_started = time.monotonic()
 
 
 def dispatch_run(db: Session, run: Run) -> None:
@@ -20,8 +25,31 @@ def dispatch_run(db: Session, run: Run) -> None:
         except Exception as exc:  # kombu/redis raise many types; each means "not delivered"
             log.warning("could not enqueue assignment %s: %s", assignment.id, exc)
             reason = f"the message broker is unreachable ({type(exc).__name__}); the run was not started"
-            service.fail_undispatchable(db, run, reason)
+            lifecycle.fail_undispatchable(db, run, reason)
             db.commit()
             raise BrokerUnavailable(
                 reason + ": check STORBENCH_BROKER_URL and that the broker is running"
             ) from exc
+
+
+def sweep_once() -> int:
+    """One sweeper pass in its own transaction; returns how many assignments were failed.
+
+    It also sends again the queued assignments whose message was lost (after the commit, so a
+    rolled-back pass sends nothing).
+    """
+    # Right after the API (re)starts, silence says nothing about hosts: they could not reach us.
+    judge_liveness = time.monotonic() - _started >= get_settings().host_offline_after.total_seconds()
+    with get_sessionmaker()() as db:
+        swept = lifecycle.sweep_stuck_assignments(db, judge_liveness=judge_liveness)
+        resend = [(a.id, a.host_id) for a in lifecycle.assignments_to_redispatch(db)]
+        db.commit()
+    if swept:
+        log.info("failed %d stuck assignment(s)", swept)
+    for assignment_id, host_id in resend:
+        try:
+            enqueue_assignment(assignment_id, host_id)
+            log.info("sent assignment %s again: its host never fetched it", assignment_id)
+        except Exception as exc:  # the broker is down: the next pass tries again
+            log.warning("could not send assignment %s again: %s", assignment_id, exc)
+    return swept

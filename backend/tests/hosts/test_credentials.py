@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from storbench_api.db import utcnow
 from storbench_api.models import Assignment, Role, RunStatus
-from storbench_api.runs.service import assignments_to_redispatch
+from storbench_api.runs.lifecycle import assignments_to_redispatch
 from tests.conftest import Caller, make_caller, make_host, make_target
 
 JOB = {"name": "r", "rw": "randread", "bs": "4k", "size": "16m", "runtime": 1}

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from storbench_api.db import utcnow
 from storbench_api.models import Host, Target
-from storbench_api.runs.service import sweep_stuck_assignments
+from storbench_api.runs.lifecycle import sweep_stuck_assignments
 from tests.conftest import Caller, make_caller, make_host, make_target
 from tests.support.fio import quick_randread
 
@@ -200,10 +200,10 @@ def test_cancel_a_queued_run_then_the_worker_is_told_to_skip_it(
     assert cancelled.status_code == 200
     assert cancelled.json()["status"] == "cancelled"
     assignment_id = _assignment_id(client, worker, run["id"])
-    assert (
-        client.get(f"/api/v1/worker/assignments/{assignment_id}/state", headers=worker).json()["status"]
-        == "cancelled"
-    )
+    fetched = client.get(f"/api/v1/worker/assignments/{assignment_id}", headers=worker).json()
+    assert fetched["status"] == "cancelled", "the worker skips an assignment that is no longer queued"
+    asked = client.post(f"/api/v1/worker/assignments/{assignment_id}/progress", json={}, headers=worker)
+    assert asked.json()["status"] == "cancelled", "a host laying out files asks this, and stops"
     assert client.post(f"/api/v1/worker/assignments/{assignment_id}/start", headers=worker).status_code == 409
     again = client.post(f"/api/v1/runs/{run['id']}/cancel", headers=owner.headers)
     assert again.status_code == 409

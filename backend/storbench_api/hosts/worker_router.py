@@ -1,0 +1,74 @@
+"""Endpoints a host's worker calls about itself: enrolling, who it is, and its heartbeat.
+
+Bodies are the shared worker protocol's models (storbench_protocol). The endpoints about its
+assignments are in runs/worker_router.py.
+"""
+
+import logging
+
+from fastapi import APIRouter, Request, status
+
+from storbench_api.broker import host_queue
+from storbench_api.db import utcnow
+from storbench_api.deps import DB, CurrentHost
+from storbench_api.hosts import broker_access
+from storbench_api.hosts.enrollment import enroll_host
+from storbench_api.hosts.service import record_heartbeat
+from storbench_api.models import Host
+from storbench_api.rate_limit import limit_sign_in
+from storbench_api.settings import get_settings
+from storbench_protocol.facts import Heartbeat
+from storbench_protocol.identity import Enrolled, EnrollRequest, WorkerIdentity
+
+log = logging.getLogger(__name__)
+router = APIRouter(prefix="/worker", tags=["worker"])
+
+
+@router.post(
+    "/enroll",
+    response_model=Enrolled,
+    status_code=status.HTTP_201_CREATED,
+    summary="Register with an enrollment token",
+)
+def enroll(request: Request, body: EnrollRequest, db: DB) -> Enrolled:
+    """Exchange an enrollment token for this host's own worker credential."""
+    limit_sign_in(request, f"enroll:{body.name}")
+    host, credential = enroll_host(db, body.token, body.name)
+    db.commit()
+    return Enrolled(host_id=host.id, name=host.name, worker_token=credential)
+
+
+def _identity(host: Host) -> WorkerIdentity:
+    """The host's identity, with its broker user (re)created: a broker restarted without
+    persistence lets the host back in within one heartbeat."""
+    try:
+        broker_access.ensure_broker_user(host)
+    except Exception as exc:  # the broker is down: the worker retries, and so do we
+        log.warning("could not set up the broker user of host %s: %s", host.id, exc)
+    return WorkerIdentity(
+        host_id=host.id,
+        name=host.name,
+        queue=host_queue(host.id),
+        broker_url=broker_access.worker_broker_url(host),
+        heartbeat_interval_s=get_settings().heartbeat_interval.total_seconds(),
+        server_time=utcnow(),
+    )
+
+
+@router.get("/me", response_model=WorkerIdentity, summary="The calling worker's host and queue")
+def whoami(host: CurrentHost) -> WorkerIdentity:
+    """The host this credential belongs to, its queue, and the broker URL with its own user.
+
+    The host's broker user is (re)created here and at every heartbeat, so a broker restarted
+    without persistence lets the host back in within one heartbeat.
+    """
+    return _identity(host)
+
+
+@router.post("/heartbeat", response_model=WorkerIdentity, summary="Report liveness and host facts")
+def heartbeat(body: Heartbeat, host: CurrentHost, db: DB) -> WorkerIdentity:
+    """Mark the host online; facts feed comparisons."""
+    facts = body.facts.model_dump(mode="json", exclude_unset=True) if body.facts is not None else None
+    record_heartbeat(host, facts, body.fio_version)
+    db.commit()
+    return _identity(host)

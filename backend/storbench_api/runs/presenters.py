@@ -1,0 +1,142 @@
+"""Runs and assignments as the API shows them: to users (RunOut, RunProgress) and to workers."""
+
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from storbench_api.models import Assignment, Result, Run, Target, TargetKind
+from storbench_api.results import service as results_service
+from storbench_api.runs import repository
+from storbench_api.runs.aggregate import aggregate_run
+from storbench_api.runs.schemas import (
+    AssignmentOut,
+    HostProgress,
+    HostRef,
+    ProgressSampleOut,
+    RunOut,
+    RunProgress,
+    TargetRef,
+)
+from storbench_api.security import keyed_name
+from storbench_api.settings import get_settings
+from storbench_protocol.assignments import AssignmentTarget, WorkerAssignment
+
+
+def describe_runs(db: Session, runs: Sequence[Run], with_results: bool) -> list[RunOut]:
+    """Runs as the API shows them, with results (and the multi-host aggregate) when asked."""
+    results_by_run: dict[int, list[Result]] = {}
+    if with_results:
+        for result in repository.results_of_runs(db, [r.id for r in runs]):
+            results_by_run.setdefault(result.run_id or 0, []).append(result)
+    described = []
+    for run in runs:
+        out = _describe(run, results_by_run.get(run.id, []))
+        if with_results and len(run.assignments) > 1 and run.status.is_terminal:
+            samples = repository.progress_samples(db, [a.id for a in run.assignments])
+            out.aggregate = aggregate_run(run.assignments, results_by_run.get(run.id, []), samples)
+        described.append(out)
+    return described
+
+
+def describe_run(db: Session, run: Run, with_results: bool = True) -> RunOut:
+    """One run as the API shows it."""
+    return describe_runs(db, [run], with_results)[0]
+
+
+def _assignment_out(assignment: Assignment) -> AssignmentOut:
+    return AssignmentOut(
+        host=HostRef(id=assignment.host.id, name=assignment.host.name),
+        status=assignment.status,
+        ready_at=assignment.ready_at,
+        started_at=assignment.started_at,
+        fio_started_at=assignment.worker_info.fio_started_at,
+        finished_at=assignment.finished_at,
+        worker_cpu_percent=assignment.worker_info.worker_cpu_percent,
+        error=assignment.error,
+    )
+
+
+def _describe(run: Run, results: Sequence[Result]) -> RunOut:
+    target: Target = run.target
+    return RunOut(
+        id=run.id,
+        status=run.status,
+        plan_id=run.plan_id,
+        plan_name=run.plan_name,
+        target=TargetRef(id=target.id, name=target.name, path=target.path, kind=target.kind),
+        host=HostRef(id=target.host.id, name=target.host.name),
+        jobs=run.jobs,
+        shared_files=run.shared_files,
+        created_at=run.created_at,
+        started_at=run.started_at,
+        finished_at=run.finished_at,
+        error=run.error,
+        start_at=run.start_at,
+        assignments=[_assignment_out(a) for a in run.assignments],
+        results=[results_service.describe(r) for r in results],
+    )
+
+
+def run_progress(db: Session, run: Run, after_id: int = 0) -> RunProgress:
+    """The run's per-second series per host (only samples newer than after_id)."""
+    samples = repository.progress_samples(db, [a.id for a in run.assignments], after_id)
+    by_assignment: dict[int, list[ProgressSampleOut]] = {}
+    for sample in samples:
+        by_assignment.setdefault(sample.assignment_id, []).append(
+            ProgressSampleOut.model_validate(sample, from_attributes=True)
+        )
+    return RunProgress(
+        run_id=run.id,
+        status=run.status,
+        hosts=[
+            HostProgress(
+                host_name=a.host.name,
+                assignment_id=a.id,
+                status=a.status,
+                samples=by_assignment.get(a.id, []),
+            )
+            for a in run.assignments
+        ],
+    )
+
+
+# ---- to workers ----------------------------------------------------------------------------
+
+
+def worker_assignment(assignment: Assignment) -> WorkerAssignment:
+    """The work a host must do for one run: where, which jobs, and its part in a multi-host run."""
+    run = assignment.run
+    return WorkerAssignment(
+        id=assignment.id,
+        run_id=assignment.run_id,
+        status=assignment.status,
+        target=AssignmentTarget(
+            path=run.target.path,
+            kind="block_device" if run.target.kind == TargetKind.block_device else "directory",
+            destructive=run.target.destructive,
+            confirmed_destructive=run.confirmed_destructive,
+        ),
+        jobs=run.jobs,
+        shared_files=run.shared_files,
+        lays_out=lays_out_files(assignment),
+        scratch_name=scratch_name(assignment),
+        host_count=len(run.assignments),
+    )
+
+
+def scratch_name(assignment: Assignment) -> str:
+    """The run directory's name: fresh per host (or one per run with shared files), not guessable.
+
+    Anyone who can write in the target could plant links under a name known in advance; this one
+    is derived from the service's secret.
+    """
+    run = assignment.run
+    own = "shared" if run.shared_files else f"a{assignment.id}"
+    token = keyed_name(get_settings().secret_key, f"run-directory:{run.id}:{own}")
+    return f"storbench-run{run.id}-{own}-{token}"
+
+
+def lays_out_files(assignment: Assignment) -> bool:
+    """Whether this host creates the files: every host its own, or the first host the shared set."""
+    run = assignment.run
+    return not run.shared_files or assignment.id == min(a.id for a in run.assignments)
