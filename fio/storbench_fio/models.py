@@ -55,14 +55,56 @@ class CpuResult(BaseModel):
     minf: int
 
 
+LatencyUnit = Literal["ns", "us", "ms"]
+_UNIT_NS = {"ns": 1, "us": 1_000, "ms": 1_000_000}
+
+
+class LatencyBucket(BaseModel):
+    """One bucket of fio's latency table, its bound read the way fio means it.
+
+    fio's key "2000" (msec) is the bucket of latencies up to 2000 ms (above the previous key);
+    ">=2000" is the open bucket of latencies of 2000 ms or more. They are different buckets.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    unit: LatencyUnit
+    bound: int  # in unit: the upper bound, or the lower bound of an open bucket
+    at_least: bool  # fio's ">=bound" bucket: every latency from bound up
+    percent: float
+
+    @property
+    def bound_ns(self) -> int:
+        """The bound in nanoseconds."""
+        return self.bound * _UNIT_NS[self.unit]
+
+
 class LatencyDistribution(BaseModel):
-    """Share of I/Os (percent) per latency bucket, as fio's latency_ns/us/ms tables."""
+    """Share of I/Os (percent) per latency bucket, as fio's latency_ns/us/ms tables.
+
+    Keys are fio's own: "250" (up to 250) and ">=2000" (2000 and more) stay distinct.
+    """
 
     model_config = ConfigDict(frozen=True)
 
     ns: dict[str, float] = {}
     us: dict[str, float] = {}
     ms: dict[str, float] = {}
+
+    def buckets(self) -> list[LatencyBucket]:
+        """Every bucket, shortest latencies first; an open ">=" bucket after its bound's."""
+        found = []
+        for unit in ("ns", "us", "ms"):
+            for key, percent in getattr(self, unit).items():
+                at_least = key.startswith(">=")
+                digits = key[2:] if at_least else key
+                if digits.isdigit():
+                    found.append(
+                        LatencyBucket(
+                            unit=unit, bound=int(digits), at_least=at_least, percent=percent
+                        )
+                    )
+        return sorted(found, key=lambda b: (b.bound_ns, b.at_least))
 
 
 class JobResult(BaseModel):

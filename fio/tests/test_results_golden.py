@@ -131,3 +131,44 @@ def test_windows_text_crlf() -> None:
     assert read.clat_ns.percentiles["50"] == 18_000_000
     assert job.latency_distribution is not None
     assert job.latency_distribution.ms["100"] == pytest.approx(0.27)
+
+
+# Real fio 3.33 output (a libaio randread job stopped with SIGSTOP for 1.5 s and 2.5 s while its
+# I/Os were in flight, in a scratch directory): a few I/Os in the 1-2 s bucket ("2000") and a few
+# in the open bucket of 2 s and more (">=2000").
+@pytest.mark.parametrize("name", ["fio-3.33-stalled.txt", "fio-3.33-stalled.json"])
+def test_fio333_keeps_the_open_latency_bucket_apart(name: str) -> None:
+    report = parse_fio_output(golden(name))
+    assert report.fio_version == "fio-3.33"
+    [job] = report.jobs
+    read = job.directions["read"]
+    assert read.clat_ns is not None
+    assert read.clat_ns.max_ns > 2e9  # one I/O did take more than 2 s
+    table = job.latency_distribution
+    assert table is not None
+    assert table.ms["2000"] == pytest.approx(0.01)
+    assert table.ms[">=2000"] == pytest.approx(0.01)
+    *_, up_to, open_ended = table.buckets()
+    assert (up_to.unit, up_to.bound, up_to.at_least) == ("ms", 2000, False)
+    assert (open_ended.unit, open_ended.bound, open_ended.at_least) == ("ms", 2000, True)
+    assert open_ended.bound_ns == 2_000_000_000
+    assert job.iodepth_distribution is not None
+    assert ">=64" in job.iodepth_distribution
+    assert "64" not in job.iodepth_distribution
+
+
+def test_text_buckets_with_the_same_bound_keep_their_own_shares() -> None:
+    text = golden("fio-3.33-stalled.txt").replace(
+        "2000=0.01%, >=2000=0.01%", "2000=0.02%, >=2000=0.05%"
+    )
+    [job] = parse_fio_output(text).jobs
+    assert job.latency_distribution is not None
+    assert job.latency_distribution.ms["2000"] == pytest.approx(0.02)
+    assert job.latency_distribution.ms[">=2000"] == pytest.approx(0.05)
+    shares = {(b.bound, b.at_least): b.percent for b in job.latency_distribution.buckets()}
+    assert shares[(2000, False)] == pytest.approx(0.02)
+    assert shares[(2000, True)] == pytest.approx(0.05)
+    # Every bucket fio printed is there, in order of latency.
+    bounds = [b.bound_ns for b in job.latency_distribution.buckets()]
+    assert bounds == sorted(bounds)
+    assert len(bounds) == len(job.latency_distribution.us) + len(job.latency_distribution.ms)
