@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
+from storbench_api.fio_tools.schemas import jobs_out
 from storbench_api.models import Assignment, Result, Run, Target, TargetKind
 from storbench_api.results import service as results_service
 from storbench_api.runs import repository
@@ -65,7 +66,7 @@ def _describe(run: Run, results: Sequence[Result]) -> RunOut:
         plan_name=run.plan_name,
         target=TargetRef(id=target.id, name=target.name, path=target.path, kind=target.kind),
         host=HostRef(id=target.host.id, name=target.host.name),
-        jobs=run.jobs,
+        jobs=jobs_out(run.jobs),
         shared_files=run.shared_files,
         created_at=run.created_at,
         started_at=run.started_at,

@@ -1,12 +1,18 @@
 """Run endpoints."""
 
-from fastapi import APIRouter, Query, status
+from typing import Annotated
+
+from fastapi import APIRouter, status
 
 from storbench_api.deps import DB, ReadAccess, WriteAccess
+from storbench_api.errors import Conflict
+from storbench_api.fio_tools.schemas import FIO_JOB_RULES
 from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.models import RunStatus
+from storbench_api.openapi import errors, rules_beyond_schema
+from storbench_api.pagination import Page, page_params
 from storbench_api.runs import presenters, service, start, tasks
-from storbench_api.runs.events import RunEventStream, open_event_stream
+from storbench_api.runs.events import RunEventStream, TooManyStreams, open_event_stream
 from storbench_api.runs.schemas import RunCreate, RunEvent, RunList, RunOut, RunProgress
 
 router = APIRouter(prefix="/runs", tags=["runs"])
@@ -16,16 +22,25 @@ router = APIRouter(prefix="/runs", tags=["runs"])
 def list_runs(
     db: DB,
     principal: ReadAccess,
+    page: Annotated[Page, page_params(default_limit=50, max_limit=500)],
     status: RunStatus | None = None,
     target_id: OptionalIdQuery = None,
-    limit: int = Query(50, ge=1, le=500),
-    offset: int = Query(0, ge=0),
 ) -> RunList:
     """Runs without their results; filter by status or target."""
-    return service.list_runs(db, principal.team_id, limit, offset, status, target_id)
+    return service.list_runs(db, principal.team_id, page.limit, page.offset, status, target_id)
 
 
-@router.post("", response_model=RunOut, status_code=status.HTTP_201_CREATED, summary="Start a run")
+@router.post(
+    "",
+    response_model=RunOut,
+    status_code=status.HTTP_201_CREATED,
+    summary="Start a run",
+    responses=errors(Conflict),
+    openapi_extra=rules_beyond_schema(
+        f"{FIO_JOB_RULES}; the target, plan and hosts must be your team's, the jobs safe on the target "
+        "(its kind, allowed paths, free space and memory) and a block device's writes confirmed"
+    ),
+)
 def start_run(body: RunCreate, db: DB, principal: WriteAccess) -> RunOut:
     """Queue a plan, preset or inline jobs on a target; its host's worker runs fio."""
     run = start.start_run(db, principal, body)
@@ -40,7 +55,7 @@ def get_run(run_id: IdPath, db: DB, principal: ReadAccess) -> RunOut:
     return presenters.describe_run(db, service.get_run(db, principal.team_id, run_id))
 
 
-@router.post("/{run_id}/cancel", response_model=RunOut, summary="Cancel a run")
+@router.post("/{run_id}/cancel", response_model=RunOut, summary="Cancel a run", responses=errors(Conflict))
 def cancel_run(run_id: IdPath, db: DB, principal: WriteAccess) -> RunOut:
     """Stop a queued or running run; fio is stopped on its host."""
     run = service.cancel_run(db, principal, run_id)
@@ -64,7 +79,7 @@ def get_progress(run_id: IdPath, db: DB, principal: ReadAccess) -> RunProgress:
             "model": list[RunEvent],
             "content": {"text/event-stream": {"itemSchema": {"$ref": "#/components/schemas/RunEvent"}}},
         },
-        429: {"description": "Too many open streams"},
+        **errors(TooManyStreams),
     },
 )
 def stream_events(run_id: IdPath, db: DB, principal: ReadAccess) -> RunEventStream:

@@ -14,15 +14,11 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
+from storbench_api.fio_tools.schemas import FioJobIn, FioJobOut
 from storbench_api.ids import IdField
 from storbench_api.models import RunStatus, TargetKind
 from storbench_api.results.schemas import ResultOut
-from storbench_protocol.assignments import FioJobOptions, FioOptionValue
 from storbench_protocol.progress import Direction, DirectionSample
-
-# A job as a client writes it: fio options by name, values in fio's own grammar ("4k", "10s", "1")
-# or already as numbers and booleans; null means not set. The API answers with the normalised job.
-FioJobInput = dict[str, FioOptionValue | None]
 
 
 class RunCreate(BaseModel):
@@ -31,7 +27,7 @@ class RunCreate(BaseModel):
     target_id: IdField
     plan_id: IdField | None = None
     preset_id: str | None = Field(default=None, max_length=80)
-    jobs: list[FioJobInput] | None = Field(default=None, max_length=1000)
+    jobs: list[FioJobIn] | None = Field(default=None, min_length=1, max_length=1000)
     # Writing to a block device destroys its data: the caller must say so explicitly.
     confirm_destructive: bool = False
     # More hosts that mount the target's path (a shared file system) and run the same jobs at
@@ -110,7 +106,7 @@ class RunOut(BaseModel):
     target: TargetRef
     host: HostRef
     # The normalised jobs (sizes in bytes, times in seconds), as the hosts ran them.
-    jobs: list[FioJobOptions]
+    jobs: list[FioJobOut]
     # All hosts worked on one set of files (otherwise each host wrote its own).
     shared_files: bool = False
     created_at: datetime

@@ -8,6 +8,7 @@ from storbench_api.audit import service as audit
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, Invalid
+from storbench_api.fio_tools.schemas import jobs_in
 from storbench_api.fio_tools.service import ensure_safe_on_target, normalise_jobs
 from storbench_api.hosts import repository as hosts_repository
 from storbench_api.hosts.service import is_online, offline_reason
@@ -100,7 +101,7 @@ def _jobs_for(
             )
         jobs = [job.model_dump(mode="json", exclude_none=True) for job in preset.jobs]
         return normalise_jobs(jobs), None, preset.name
-    return normalise_jobs([dict(job) for job in body.jobs or []]), None, None
+    return normalise_jobs(jobs_in(body.jobs or [])), None, None
 
 
 def _participants(db: Session, team_id: int, primary: Host, body: RunCreate) -> list[Host]:

@@ -7,7 +7,9 @@ own work.
 from fastapi import APIRouter
 
 from storbench_api.deps import DB, CurrentHost
+from storbench_api.errors import Conflict
 from storbench_api.ids import IdPath
+from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.runs import worker_service
 from storbench_protocol.assignments import (
     AssignmentState,
@@ -48,6 +50,7 @@ def restarted(body: RestartReport, host: CurrentHost, db: DB) -> Interrupted:
     "/assignments/{assignment_id}/progress",
     response_model=AssignmentState,
     summary="Report a second of progress; the answer says whether to go on",
+    responses=errors(Conflict),
 )
 def report_progress(
     assignment_id: IdPath, body: ProgressReport, host: CurrentHost, db: DB
@@ -70,7 +73,12 @@ def ready(assignment_id: IdPath, host: CurrentHost, db: DB) -> BarrierState:
     return state
 
 
-@router.post("/assignments/{assignment_id}/start", response_model=WorkerAssignment, summary="fio has started")
+@router.post(
+    "/assignments/{assignment_id}/start",
+    response_model=WorkerAssignment,
+    summary="fio has started",
+    responses=errors(Conflict),
+)
 def start_assignment(
     assignment_id: IdPath, host: CurrentHost, db: DB, body: StartReport | None = None
 ) -> WorkerAssignment:
@@ -81,7 +89,10 @@ def start_assignment(
 
 
 @router.post(
-    "/assignments/{assignment_id}/result", response_model=ResultStored, summary="Upload fio's output"
+    "/assignments/{assignment_id}/result",
+    response_model=ResultStored,
+    summary="Upload fio's output",
+    openapi_extra=rules_beyond_schema("fio_output must be an output of fio holding at least one job"),
 )
 def upload_result(assignment_id: IdPath, body: ResultUpload, host: CurrentHost, db: DB) -> ResultStored:
     """Store the output once; uploading the same assignment again is acknowledged, not duplicated."""
