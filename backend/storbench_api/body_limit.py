@@ -1,4 +1,12 @@
-"""Request body size limits, enforced before any route reads the body (413 with the JSON error shape)."""
+"""Request body size limits, enforced before any route reads the body (413 with the JSON error shape).
+
+Ours, not FastAPI's `max_body_size` (Starlette's RequestBodyLimitMiddleware): that one answers a
+body over the limit with a text/plain "Content Too Large" whenever the route answers without reading
+the body (outside the one JSON error shape, and never saying the limit), and it counts what the
+route reads, after decompression, while a worker's upload is limited as sent (gzip). No framework or
+library decompresses request bodies (Starlette's GZipMiddleware compresses responses), so
+GzipRequestBody stays too: it expands only the upload path, and refuses a bomb past a cap.
+"""
 
 import json
 import re
