@@ -51,8 +51,11 @@ _POWERSHELL_HINT = re.compile(
 )
 _CMD_PROMPT = re.compile(r"[^\S\n]*(?:PS[^\S\n]+)?[A-Za-z]:\\[^>\n\"=]*>[^\S\n]*", re.IGNORECASE)
 _PS_PROMPT = re.compile(r"[^\S\n]*PS[^\S\n]+[^>\n]*>[^\S\n]*")
-# `$ `, `# `, `% `, `user@host:~/dir$ `, `[me@host dir]# ` (a `#` then a blank: a root prompt)
-_SHELL_PROMPT = re.compile(r"[^\S\n]*(?:\[[^\]\n]*\])?[\w.@~:/+-]*[$#%][^\S\n]+")
+# `$ `, `# `, `% `, `user@host:~/dir$ `, `[me@host dir]# `, `bash-5.1$ ` (a `#` then a blank is a
+# root prompt); not "50% " (a value a document's layout put at the start of a line).
+_SHELL_PROMPT = re.compile(
+    r"[^\S\n]*(?:\[[^\]\n]*\]|[\w.-]*@[\w.:~/+-]*|~[\w./-]*|[A-Za-z][\w.-]*)?[$#%][^\S\n]+"
+)
 _SECOND_PROMPT = re.compile(r"[^\S\n]*>[^\S\n]+")
 _REDIRECTIONS = frozenset({">", ">>", "<", "2>", "2>>", "&>"})
 # Longest first; cmd has no ';' separator.

@@ -58,7 +58,7 @@ def refusals(text: str) -> list[OptionError]:
 
 @pytest.mark.parametrize(
     "prompt",
-    ["$ ", "# ", "% ", "user@client:~$ ", "[root@client nas]# ", "$ sudo "],
+    ["$ ", "# ", "% ", "user@client:~$ ", "[root@client nas]# ", "bash-5.1$ ", "$ sudo "],
 )
 def test_shell_prompts_are_left_out(prompt: str) -> None:
     [job] = parse_fio_text(prompt + NAS_LINUX)
