@@ -66,6 +66,8 @@ _OPERATORS = {
 }
 _PLACEHOLDER = re.compile(r"<[\w.-]+>")
 _CONTINUATION = {"posix": "\\", "cmd": "^", "powershell": "`"}
+_ESCAPE = _CONTINUATION  # each shell's escape character is also its line continuation
+_POWERSHELL_ASSIGNMENT = re.compile(r"\$(?:env:)?([A-Za-z_]\w*)[^\S\n]*=[^\S\n]*")
 _COMMAND_START = re.compile(
     r"""(?:(?:sudo|time|nohup)\s+)*(?:"[^"\n]*fio(?:\.exe)?"|'[^'\n]*fio(?:\.exe)?'|\S*fio(?:\.exe)?)(?:\s|$)""",
     re.IGNORECASE,
@@ -238,7 +240,7 @@ class _Tokenizer:
         return match[0]
 
     def _powershell_assignment(self) -> None:
-        match = re.compile(r"\$(?:env:)?([A-Za-z_]\w*)[^\S\n]*=[^\S\n]*").match(self.text, self.pos)
+        match = _POWERSHELL_ASSIGNMENT.match(self.text, self.pos)
         if match is not None:
             self.pending_prefix = match[1] + "="
             self.pos = match.end()
@@ -289,8 +291,7 @@ class _Tokenizer:
         return char == ";" and self.dialect != "cmd"
 
     def _escape(self, char: str) -> bool:
-        escape = {"posix": "\\", "cmd": "^", "powershell": "`"}[self.dialect]
-        return char == escape
+        return char == _ESCAPE[self.dialect]
 
     def _expand(self, word: Word, chars: list[str]) -> bool:
         """Replace a variable reference at pos; False when there is none."""
@@ -352,7 +353,6 @@ class _Reading:
     fio_words: list[Word] | None = None
     fio_commands: int = 0
     notices: list[Notice] = field(default_factory=list)
-    errors: list[OptionError] = field(default_factory=list)
 
 
 def _read_statements(text: str) -> _Reading:
@@ -497,7 +497,7 @@ def parse_raw_command_line(text: str) -> RawParse:
 
 
 def _command_jobs(reading: _Reading) -> RawParse:
-    result = RawParse(jobs=[], errors=list(reading.errors), notices=list(reading.notices))
+    result = RawParse(jobs=[], notices=list(reading.notices))
     if reading.fio_commands > 1:
         result.errors.append(
             OptionError(
