@@ -3,16 +3,7 @@
 // (POST /fio/validate, /fio/validate-jobs): jobs from the API are normalised, sizes in bytes and times
 // in seconds, and are shown as such (a number of bytes means the same to fio under any kb_base).
 
-import type { FioJob, TargetKind } from "./api/types";
-
-/**
- * The jobs of an API response. Every job the API returns went through its FioJob model
- * (storbench_fio.job: validated, normalised, unset options left out), but plans, runs, presets and
- * /fio/validate* declare their job lists as plain objects: this is the one place that says so.
- */
-export function normalisedJobs(jobs: readonly { [option: string]: unknown }[]): FioJob[] {
-  return jobs as FioJob[];
-}
+import type { FioJob, Run, TargetKind } from "./api/types";
 
 /** fio's rw modes, as the API's job model lists them. */
 export const RW_MODES = [
@@ -68,8 +59,11 @@ export function formatOption(key: string, value: unknown): string {
   return `${key}=${String(value)}`;
 }
 
+/** A job's options by name: a normalised job (FioJobOut), or the jobs a run recorded. */
+export type JobOptions = FioJob | Run["jobs"][number];
+
 /** A job's options (not its name) in a stable order: common ones first, then the rest by name. */
-export function jobOptions(job: FioJob): [string, unknown][] {
+export function jobOptions(job: JobOptions): [string, unknown][] {
   // Options left unset may come as null (e.g. from the presets API): they are not options fio reads.
   const entries = Object.entries(job).filter(
     ([key, value]) => key !== "name" && value !== undefined && value !== null,
@@ -82,7 +76,7 @@ export function jobOptions(job: FioJob): [string, unknown][] {
 }
 
 /** "rw=randread bs=4096 iodepth=32 ..." */
-export function describeJob(job: FioJob): string {
+export function describeJob(job: JobOptions): string {
   return jobOptions(job)
     .map(([key, value]) => formatOption(key, value))
     .join(" ");

@@ -29,9 +29,14 @@ import { fakeRoutes } from "./fake-api";
 
 const CREATED = "2025-03-01T10:00:00Z";
 
-/** Jobs as the API returns them: normalised by its job model (the schema's FioJob). */
+/** Jobs as the API returns them: normalised by its job model (the schema's FioJobOut). */
 function jobs(...items: FioJob[]): FioJob[] {
   return items;
+}
+
+/** One normalised job (POST /fio/validate and /fio/validate-jobs answer a list of these). */
+export function makeFioJob(overrides: Partial<FioJob> = {}): FioJob {
+  return { name: "randread", rw: "randread", bs: 4096, ...overrides };
 }
 
 /** A list answer: { items, total } (each list of the API has its own component, all of this shape). */
@@ -115,7 +120,7 @@ export function makeHost(overrides: Partial<Host> = {}): Host {
     status: "online",
     last_seen_at: new Date().toISOString(),
     fio_version: "fio-3.36",
-    facts: { os: "linux", cpus: 8 },
+    facts: { os: "linux", cpu_count: 8 },
     created_at: CREATED,
     ...overrides,
   };
@@ -215,7 +220,7 @@ export function makeRun(overrides: Partial<Run> = {}): Run {
     plan_name: "4k random read",
     target: { id: 3, name: "netapp-vol1", path: "/mnt/netapp/bench", kind: "directory" },
     host: { id: 1, name: "nfs-client-01" },
-    jobs: jobs({ name: "randread", rw: "randread", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }),
+    jobs: [{ name: "randread", rw: "randread", bs: 4096, iodepth: 32, runtime: 60, time_based: true, direct: true }],
     shared_files: false,
     created_at: CREATED,
     started_at: null,

@@ -7,7 +7,7 @@
 import { act } from "@testing-library/react";
 import { vi } from "vitest";
 import type { paths } from "../lib/api/schema";
-import type { ApiErrorBody } from "../lib/api/types";
+import type { ApiErrorBody, RunProgressEvent, RunStatusEvent } from "../lib/api/types";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Split<S extends string> = S extends `${infer Head}/${infer Tail}` ? [Head, ...Split<Tail>] : [S];
@@ -98,6 +98,12 @@ export interface FakeApi {
   streamsTo: (path: string) => FakeEventSource[];
 }
 
+/** The events of GET /runs/{id}/events, by name: their data as the schema declares them. */
+interface StreamEvents {
+  status: RunStatusEvent;
+  progress: RunProgressEvent;
+}
+
 /**
  * EventSource as the app sees it; the test plays the server: open(), emit(name, data), fail().
  * Events sent after the app closed the stream are dropped, as a closed connection would.
@@ -143,8 +149,8 @@ export class FakeEventSource extends EventTarget {
     });
   }
 
-  /** One event: `event: <name>` with `data: <JSON of data>`. */
-  emit(name: string, data: unknown): void {
+  /** One event: `event: <name>` with `data: <JSON of data>`, data typed as the schema declares it. */
+  emit<Name extends keyof StreamEvents>(name: Name, data: StreamEvents[Name]): void {
     if (this.closed) return;
     act(() => {
       this.deliver(new MessageEvent(name, { data: JSON.stringify(data) }));

@@ -5,7 +5,7 @@
 // JSON imports widen every string (an enum's "iops" reads as string), so the recorded bodies are
 // given their schema types here: they are the API's answers, by construction.
 
-import type { RequestOf, ResponseOf } from "../lib/api/types";
+import type { ApiErrorBody, RequestOf, ResponseOf } from "../lib/api/types";
 import presets from "./fixtures/presets.json";
 import validateJobsRejected from "./fixtures/validate-jobs-rejected.json";
 import validateJobsSizes from "./fixtures/validate-jobs-sizes.json";
@@ -23,5 +23,5 @@ export const realSizesValidation = {
 export const realRejectedValidation = {
   request: validateJobsRejected.request.body as RequestOf<"/api/v1/fio/validate-jobs", "post">,
   status: validateJobsRejected.response.status as 422,
-  response: validateJobsRejected.response.body,
+  response: validateJobsRejected.response.body as ApiErrorBody,
 };

@@ -1,8 +1,7 @@
-import type { FioJob } from "../../lib/api/types";
-import { formatOption, jobOptions } from "../../lib/fio";
+import { formatOption, jobOptions, type JobOptions } from "../../lib/fio";
 
 /** fio jobs as the options fio would read: one row per job, "key=value" per option. */
-export function FioJobList({ jobs, caption = "Jobs" }: { jobs: FioJob[]; caption?: string }) {
+export function FioJobList({ jobs, caption = "Jobs" }: { jobs: readonly JobOptions[]; caption?: string }) {
   if (jobs.length === 0) return <p className="muted">No jobs.</p>;
   return (
     <table className="table job-table">
@@ -15,9 +14,9 @@ export function FioJobList({ jobs, caption = "Jobs" }: { jobs: FioJob[]; caption
       </thead>
       <tbody>
         {jobs.map((job, index) => (
-          <tr key={`${job.name}-${index}`}>
+          <tr key={`${String(job.name)}-${index}`}>
             <th scope="row">
-              <code>[{job.name}]</code>
+              <code>[{String(job.name)}]</code>
             </th>
             <td>
               <ul className="option-list">

@@ -445,26 +445,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/presets/{preset_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One preset
-         * @description A preset by id.
-         */
-        get: operations["get_preset_api_v1_presets__preset_id__get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/results": {
         parameters: {
             query?: never;
@@ -603,6 +583,94 @@ export interface paths {
          * @description IOPS, bandwidth and mean latency per direction for every second fio reported.
          */
         get: operations["get_progress_api_v1_runs__run_id__progress_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/storage-classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The storage class catalogue
+         * @description Published classes (cloud disks, NAS types, file-system tiers, drives) and the team's own.
+         */
+        get: operations["list_classes_api_v1_storage_classes_get"];
+        put?: never;
+        /**
+         * Add a class
+         * @description A team's own class with its spec (version 1).
+         */
+        post: operations["create_class_api_v1_storage_classes_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/storage-classes/{class_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One storage class
+         * @description A class with its current spec.
+         */
+        get: operations["get_class_api_v1_storage_classes__class_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a team's class
+         * @description Rename or re-describe it; a new spec becomes the next version, results keep theirs.
+         */
+        patch: operations["update_class_api_v1_storage_classes__class_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/storage-classes/{class_id}/spec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the spec promises
+         * @description Expected IOPS, throughput (MB/s as vendors publish it) and latency at a capacity, formulas shown.
+         */
+        get: operations["expected_spec_api_v1_storage_classes__class_id__spec_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/storage-classes/{class_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every version of a spec
+         * @description The class's spec versions, oldest first.
+         */
+        get: operations["list_versions_api_v1_storage_classes__class_id__versions_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -955,26 +1023,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/worker/assignments/{assignment_id}/state": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Should fio go on?
-         * @description Polled while fio runs; 'cancelled' tells the worker to stop fio.
-         */
-        get: operations["assignment_state_api_v1_worker_assignments__assignment_id__state_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/worker/enroll": {
         parameters: {
             query?: never;
@@ -1155,8 +1203,28 @@ export interface components {
             role: components["schemas"]["Role"] | null;
         };
         /**
+         * AssignmentOut
+         * @description One host's share of a run.
+         */
+        AssignmentOut: {
+            /** Error */
+            error: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Fio Started At */
+            fio_started_at: string | null;
+            host: components["schemas"]["HostRef"];
+            /** Ready At */
+            ready_at: string | null;
+            /** Started At */
+            started_at: string | null;
+            status: components["schemas"]["RunStatus"];
+            /** Worker Cpu Percent */
+            worker_cpu_percent?: number | null;
+        };
+        /**
          * AssignmentState
-         * @description Whether the worker should go on.
+         * @description Whether the worker should go on: the assignment's status now.
          */
         AssignmentState: {
             /** Id */
@@ -1172,9 +1240,45 @@ export interface components {
             confirmed_destructive: boolean;
             /** Destructive */
             destructive: boolean;
-            kind: components["schemas"]["TargetKind"];
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "directory" | "block_device";
             /** Path */
             path: string;
+        };
+        /**
+         * AuditDetails
+         * @description What an action changed; each action records only the fields that concern it.
+         */
+        AuditDetails: {
+            /** Confirmed Destructive */
+            confirmed_destructive?: boolean | null;
+            /** Description */
+            description?: string | null;
+            /** Destructive */
+            destructive?: boolean | null;
+            /** Email */
+            email?: string | null;
+            kind?: components["schemas"]["TargetKind"] | null;
+            /** Name */
+            name?: string | null;
+            /** Path */
+            path?: string | null;
+            /** Plan */
+            plan?: string | null;
+            /** Replaces Host */
+            replaces_host?: string | null;
+            role?: components["schemas"]["Role"] | null;
+            /** Storage Class */
+            storage_class?: string | null;
+            /** Target */
+            target?: string | null;
+            /** Uses */
+            uses?: number | null;
+            /** Version */
+            version?: number | null;
         };
         /**
          * AuditEventOut
@@ -1190,10 +1294,7 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Details */
-            details: {
-                [key: string]: unknown;
-            };
+            details: components["schemas"]["AuditDetails"];
             /** Hosts */
             hosts: string[];
             /** Id */
@@ -1228,46 +1329,6 @@ export interface components {
             /** Start At */
             start_at: string | null;
             status: components["schemas"]["RunStatus"];
-        };
-        /** Body_import_output_api_v1_results_import_post */
-        Body_import_output_api_v1_results_import_post: {
-            /**
-             * File
-             * @description fio's output as produced or pasted
-             */
-            file: string;
-            /** Host Name */
-            host_name?: string | null;
-            /** Label */
-            label?: string | null;
-            /** Storage Class */
-            storage_class?: string | null;
-            /** Target Id */
-            target_id?: number | null;
-        };
-        /** Body_issue_token_api_v1_auth_token_post */
-        Body_issue_token_api_v1_auth_token_post: {
-            /** Client Id */
-            client_id?: string | null;
-            /**
-             * Client Secret
-             * Format: password
-             */
-            client_secret?: string | null;
-            /** Grant Type */
-            grant_type?: string | null;
-            /**
-             * Password
-             * Format: password
-             */
-            password: string;
-            /**
-             * Scope
-             * @default
-             */
-            scope?: string;
-            /** Username */
-            username: string;
         };
         /**
          * CpuOut
@@ -1317,10 +1378,10 @@ export interface components {
             lat_mean_ns: number;
         };
         /**
-         * EnrollIn
-         * @description A new host presenting an enrollment token.
+         * EnrollRequest
+         * @description A new host presenting an enrollment token (POST /worker/enroll).
          */
-        EnrollIn: {
+        EnrollRequest: {
             /** Name */
             name: string;
             /** Token */
@@ -1436,22 +1497,135 @@ export interface components {
             uses_left: number | null;
         };
         /**
-         * ExpectedFigure
-         * @description A figure the publisher says one client host should see.
+         * ErrorItem
+         * @description One offending field or fio option, and why.
          */
-        ExpectedFigure: {
-            /** Note */
-            note?: string | null;
-            /** Unit */
-            unit: string;
-            /** Value */
-            value: number;
+        ErrorItem: {
+            /**
+             * Field
+             * @default null
+             */
+            field?: string | null;
+            /**
+             * Job
+             * @default null
+             */
+            job?: string | null;
+            /**
+             * Option
+             * @default null
+             */
+            option?: string | null;
+            /** Reason */
+            reason: string;
+            /**
+             * Value
+             * @default null
+             */
+            value?: string | null;
         };
         /**
-         * FailureIn
+         * ErrorOut
+         * @description The one error shape: a stable code, a message to show, and the offending fields or options.
+         */
+        ErrorOut: {
+            /** Code */
+            code: string;
+            /**
+             * Errors
+             * @default []
+             */
+            errors?: components["schemas"]["ErrorItem"][];
+            /** Message */
+            message: string;
+        };
+        /**
+         * Expectation
+         * @description One published figure: a formula for the expected value, or a range low..formula.
+         */
+        Expectation: {
+            /**
+             * Formula
+             * @description arithmetic of C (GiB), provisioned_iops, provisioned_mbps: + - × / min() max()
+             * @example min(1200 + 30 * C, 20000)
+             */
+            formula: string;
+            /**
+             * Low Formula
+             * @description lower end when the vendor publishes a range (e.g. latency 0.5-2 ms)
+             */
+            low_formula?: string | null;
+            metric: components["schemas"]["Metric"];
+            /** Note */
+            note?: string | null;
+            /** @default any */
+            workload?: components["schemas"]["Workload"];
+        };
+        /**
+         * ExpectedFigure
+         * @description What the spec promises for one kind of test at the given provisioned figures.
+         */
+        ExpectedFigure: {
+            /**
+             * Expected
+             * @description the promised figure (the upper end of a range)
+             */
+            expected: number;
+            /** Formula */
+            formula: string;
+            /**
+             * Low
+             * @description the lower end when the vendor publishes a range
+             */
+            low: number | null;
+            /** Low Formula */
+            low_formula: string | null;
+            metric: components["schemas"]["Metric"];
+            /** Note */
+            note: string | null;
+            /** Unit */
+            unit: string;
+            workload: components["schemas"]["Workload"];
+        };
+        /**
+         * ExpectedSpec
+         * @description A class's spec evaluated at a provisioned capacity, with the formulas shown.
+         */
+        ExpectedSpec: {
+            /** Capacity Gib */
+            capacity_gib: number | null;
+            /**
+             * Figures
+             * @description every line of the spec, per kind of test
+             */
+            figures: components["schemas"]["ExpectedFigure"][];
+            /** @description the figure for all tests, if the class has one */
+            iops: components["schemas"]["ExpectedFigure"] | null;
+            latency: components["schemas"]["ExpectedFigure"] | null;
+            /** Min Hosts */
+            min_hosts: number;
+            /** Provisioned Iops */
+            provisioned_iops: number | null;
+            /** Provisioned Mbps */
+            provisioned_mbps: number | null;
+            /** Spec Id */
+            spec_id: number;
+            /** Storage Class Id */
+            storage_class_id: number;
+            throughput: components["schemas"]["ExpectedFigure"] | null;
+            /** Version */
+            version: number;
+            /**
+             * Warnings
+             * @description e.g. a capacity outside what the class is sold in
+             */
+            warnings: string[];
+        };
+        /**
+         * FailureReport
          * @description Why the worker could not run an assignment.
          */
-        FailureIn: {
+        FailureReport: {
             /** Reason */
             reason: string;
         };
@@ -1464,10 +1638,20 @@ export interface components {
             remove: boolean;
         };
         /**
-         * FioJob
-         * @description One fio job section, values normalised (sizes in bytes, times in seconds).
+         * FioJobIn
+         * @description One fio job as fio options by name, e.g. {"name": "r", "rw": "randread", "bs": "4k", "direct": 1}.
+         *
+         *     Option names and values follow fio (aliases, units, booleans as 0/1); every job needs a `name`
+         *     and an `rw`. The API answers with the jobs normalised, or 422 with one error per option.
          */
-        FioJob: {
+        FioJobIn: {
+            [key: string]: string | number | boolean | (number | string)[] | null;
+        };
+        /**
+         * FioJobOut
+         * @description An fio job as storbench normalised it: only the options it sets, sizes in bytes, times in seconds.
+         */
+        FioJobOut: {
             /** Allrandrepeat */
             allrandrepeat?: boolean | null;
             /** Blockalign */
@@ -1647,18 +1831,6 @@ export interface components {
             zero_buffers?: boolean | null;
         };
         /**
-         * FioOutputIn
-         * @description fio's complete output for an assignment.
-         */
-        FioOutputIn: {
-            /** Fio Output */
-            fio_output: string;
-            /** Stopped Early */
-            stopped_early?: string | null;
-            /** Worker Cpu Percent */
-            worker_cpu_percent?: number | null;
-        };
-        /**
          * FioTextIn
          * @description A job file or a pasted fio command line.
          */
@@ -1668,11 +1840,6 @@ export interface components {
              * @example fio --name=randread --rw=randread --bs=4k --iodepth=32 --direct=1 --ioengine=libaio
              */
             text: string;
-        };
-        /** HTTPValidationError */
-        HTTPValidationError: {
-            /** Detail */
-            detail?: components["schemas"]["ValidationError"][];
         };
         /**
          * Health
@@ -1699,15 +1866,34 @@ export interface components {
         };
         /**
          * Heartbeat
-         * @description A worker's periodic sign of life with the facts of its host.
+         * @description A worker's periodic sign of life with the facts of its host (POST /worker/heartbeat).
          */
         Heartbeat: {
-            /** Facts */
-            facts?: {
-                [key: string]: unknown;
-            } | null;
+            facts?: components["schemas"]["HostFacts"] | null;
             /** Fio Version */
             fio_version?: string | null;
+        };
+        /**
+         * HostBlockDevice
+         * @description A whole block device or a partition, and what uses it (never a target if anything does).
+         */
+        HostBlockDevice: {
+            /** In Use */
+            in_use?: string | null;
+            /** Model */
+            model?: string | null;
+            /** Name */
+            name: string;
+            /** Parent */
+            parent?: string | null;
+            /** Path */
+            path: string;
+            /** Rotational */
+            rotational?: boolean | null;
+            /** Scheduler */
+            scheduler?: string | null;
+            /** Size Bytes */
+            size_bytes?: number | null;
         };
         /**
          * HostCreate
@@ -1730,10 +1916,7 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Facts */
-            facts: {
-                [key: string]: unknown;
-            };
+            facts: components["schemas"]["HostFactsOut"];
             /** Fio Version */
             fio_version: string | null;
             /** Id */
@@ -1765,6 +1948,74 @@ export interface components {
             worker_token: string;
         };
         /**
+         * HostFacts
+         * @description What a worker tells about its host at every heartbeat.
+         */
+        HostFacts: {
+            /** Allowed Roots */
+            allowed_roots?: string[];
+            /** Arch */
+            arch?: string | null;
+            /** Block Devices */
+            block_devices?: components["schemas"]["HostBlockDevice"][];
+            /** Clock Offset Ms */
+            clock_offset_ms?: number | null;
+            /** Clock Uncertainty Ms */
+            clock_uncertainty_ms?: number | null;
+            /** Cpu Count */
+            cpu_count?: number | null;
+            /** Cpu Model */
+            cpu_model?: string | null;
+            /** Hostname */
+            hostname?: string | null;
+            /** Kernel */
+            kernel?: string | null;
+            /** Memory Bytes */
+            memory_bytes?: number | null;
+            /** Mounts */
+            mounts?: components["schemas"]["HostMount"][];
+            /** Nics */
+            nics?: components["schemas"]["HostNic"][];
+            /** Os */
+            os?: string | null;
+            /** Sunrpc Tcp Slot Table Entries */
+            sunrpc_tcp_slot_table_entries?: number | null;
+        };
+        /**
+         * HostFactsOut
+         * @description The facts the host's worker last reported: only those it could read (see HostFacts).
+         */
+        HostFactsOut: {
+            /** Allowed Roots */
+            allowed_roots?: string[];
+            /** Arch */
+            arch?: string | null;
+            /** Block Devices */
+            block_devices?: components["schemas"]["HostBlockDevice"][];
+            /** Clock Offset Ms */
+            clock_offset_ms?: number | null;
+            /** Clock Uncertainty Ms */
+            clock_uncertainty_ms?: number | null;
+            /** Cpu Count */
+            cpu_count?: number | null;
+            /** Cpu Model */
+            cpu_model?: string | null;
+            /** Hostname */
+            hostname?: string | null;
+            /** Kernel */
+            kernel?: string | null;
+            /** Memory Bytes */
+            memory_bytes?: number | null;
+            /** Mounts */
+            mounts?: components["schemas"]["HostMount"][];
+            /** Nics */
+            nics?: components["schemas"]["HostNic"][];
+            /** Os */
+            os?: string | null;
+            /** Sunrpc Tcp Slot Table Entries */
+            sunrpc_tcp_slot_table_entries?: number | null;
+        };
+        /**
          * HostList
          * @description A page of hosts.
          */
@@ -1773,6 +2024,34 @@ export interface components {
             items: components["schemas"]["HostOut"][];
             /** Total */
             total: number;
+        };
+        /**
+         * HostMount
+         * @description A real file system (a device or a network share) and its mount options.
+         */
+        HostMount: {
+            /** Fstype */
+            fstype: string;
+            /** Mountpoint */
+            mountpoint: string;
+            /** Options */
+            options: string;
+            /** Source */
+            source: string;
+        };
+        /**
+         * HostNic
+         * @description A network interface; speed in Mb/s when the driver says.
+         */
+        HostNic: {
+            /** Mtu */
+            mtu?: number | null;
+            /** Name */
+            name: string;
+            /** Speed Mbps */
+            speed_mbps?: number | null;
+            /** State */
+            state?: string | null;
         };
         /**
          * HostOut
@@ -1784,10 +2063,7 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Facts */
-            facts: {
-                [key: string]: unknown;
-            };
+            facts: components["schemas"]["HostFactsOut"];
             /** Fio Version */
             fio_version: string | null;
             /** Id */
@@ -1836,6 +2112,25 @@ export interface components {
         HostUpdate: {
             /** Labels */
             labels: string[];
+        };
+        /**
+         * ImportForm
+         * @description An fio output to import, and what to file it under (multipart/form-data).
+         */
+        ImportForm: {
+            /**
+             * File
+             * @description fio's output as produced or pasted
+             */
+            file: string;
+            /** Host Name */
+            host_name?: string | null;
+            /** Label */
+            label?: string | null;
+            /** Storage Class */
+            storage_class?: string | null;
+            /** Target Id */
+            target_id?: number | null;
         };
         /**
          * ImportOut
@@ -1953,9 +2248,7 @@ export interface components {
              *       }
              *     ]
              */
-            jobs: {
-                [key: string]: unknown;
-            }[];
+            jobs: components["schemas"]["FioJobIn"][];
         };
         /**
          * JobsOut
@@ -1963,9 +2256,7 @@ export interface components {
          */
         JobsOut: {
             /** Jobs */
-            jobs: {
-                [key: string]: unknown;
-            }[];
+            jobs: components["schemas"]["FioJobOut"][];
         };
         /**
          * LatencyOut
@@ -2008,6 +2299,12 @@ export interface components {
             team: components["schemas"]["TeamRef"];
         };
         /**
+         * Medium
+         * @description What stores the bytes, as the vendor describes it.
+         * @enum {string}
+         */
+        Medium: "ssd" | "hdd" | "hybrid" | "unknown";
+        /**
          * MemberList
          * @description Members of the current team.
          */
@@ -2041,6 +2338,12 @@ export interface components {
             role: components["schemas"]["Role"];
         };
         /**
+         * Metric
+         * @description The figure a spec line promises: IOPS, throughput in MB/s (as vendors publish it) or latency in ms.
+         * @enum {string}
+         */
+        Metric: "iops" | "throughput" | "latency";
+        /**
          * PasswordChange
          * @description A new password, proven by the current one.
          */
@@ -2049,6 +2352,23 @@ export interface components {
             current_password: string;
             /** New Password */
             new_password: string;
+        };
+        /**
+         * PasswordGrant
+         * @description OAuth2's password flow (application/x-www-form-urlencoded): the username is the email.
+         */
+        PasswordGrant: {
+            /** Grant Type */
+            grant_type?: string | null;
+            /** Password */
+            password: string;
+            /**
+             * Scope
+             * @default
+             */
+            scope?: string;
+            /** Username */
+            username: string;
         };
         /**
          * PlanCreate
@@ -2068,9 +2388,7 @@ export interface components {
              *       }
              *     ]
              */
-            jobs: {
-                [key: string]: unknown;
-            }[];
+            jobs: components["schemas"]["FioJobIn"][];
             /**
              * Name
              * @example NAS 4k random read
@@ -2109,9 +2427,7 @@ export interface components {
             /** Id */
             id: number;
             /** Jobs */
-            jobs: {
-                [key: string]: unknown;
-            }[];
+            jobs: components["schemas"]["FioJobOut"][];
             /** Name */
             name: string;
             /** Preset Id */
@@ -2123,17 +2439,52 @@ export interface components {
             shared_files?: boolean;
         };
         /**
-         * Preset
+         * PresetFigure
+         * @description A figure the publisher says one client host should see (a storage class's spec has its own).
+         */
+        PresetFigure: {
+            /**
+             * Basis
+             * @default expected
+             * @enum {string}
+             */
+            basis?: "expected" | "measured" | "ceiling";
+            /** Job */
+            job?: string | null;
+            /** Note */
+            note?: string | null;
+            /** Unit */
+            unit: string;
+            /** Value */
+            value: number;
+        };
+        /**
+         * PresetList
+         * @description Every preset, with its source and the publisher's expected figures.
+         */
+        PresetList: {
+            /** Items */
+            items: components["schemas"]["PresetOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * PresetOut
          * @description A ready-made benchmark: fio jobs as published plus what they should show.
          */
-        Preset: {
+        PresetOut: {
+            /**
+             * Derived
+             * @default false
+             */
+            derived?: boolean;
             /** Description */
             description: string;
             /**
              * Expected
              * @default []
              */
-            expected?: components["schemas"]["ExpectedFigure"][];
+            expected?: components["schemas"]["PresetFigure"][];
             /** Global Options */
             global_options: {
                 [key: string]: string;
@@ -2141,9 +2492,7 @@ export interface components {
             /** Id */
             id: string;
             /** Jobs */
-            jobs: {
-                [key: string]: unknown;
-            }[];
+            jobs: components["schemas"]["FioJobOut"][];
             /**
              * Measures
              * @enum {string}
@@ -2157,6 +2506,8 @@ export interface components {
              * @enum {string}
              */
             platform?: "linux" | "windows";
+            /** Published Command */
+            published_command?: string | null;
             /** Scratch Size */
             scratch_size?: number | null;
             /** Source */
@@ -2167,42 +2518,21 @@ export interface components {
              * @enum {string}
              */
             target_kind?: "directory" | "block_device";
+            /**
+             * Target Options
+             * @default {}
+             */
+            target_options?: {
+                [key: string]: string;
+            };
         };
         /**
-         * PresetList
-         * @description Every preset, with its source and the publisher's expected figures.
-         */
-        PresetList: {
-            /** Items */
-            items: components["schemas"]["Preset"][];
-            /** Total */
-            total: number;
-        };
-        /**
-         * ProgressIn
+         * ProgressReport
          * @description Samples since the last report (may be empty: then it only asks whether to go on).
          */
-        ProgressIn: {
+        ProgressReport: {
             /** Samples */
-            samples?: components["schemas"]["ProgressSampleIn"][];
-        };
-        /**
-         * ProgressSampleIn
-         * @description One second of fio's progress.
-         */
-        ProgressSampleIn: {
-            /** Directions */
-            directions: {
-                [key: string]: components["schemas"]["DirectionSample"];
-            };
-            /** Elapsed S */
-            elapsed_s: number;
-            /** Eta S */
-            eta_s?: number | null;
-            /** Percent */
-            percent?: number | null;
-            /** Timestamp Ms */
-            timestamp_ms?: number | null;
+            samples?: components["schemas"]["WorkerProgressSample"][];
         };
         /**
          * ProgressSampleOut
@@ -2211,9 +2541,7 @@ export interface components {
         ProgressSampleOut: {
             /** Directions */
             directions: {
-                [key: string]: {
-                    [key: string]: number;
-                };
+                [key: string]: components["schemas"]["DirectionSample"];
             };
             /** Elapsed S */
             elapsed_s: number;
@@ -2232,10 +2560,16 @@ export interface components {
             received_at: string;
         };
         /**
-         * RestartIn
+         * Protocol
+         * @description How a client reaches the storage.
+         * @enum {string}
+         */
+        Protocol: "block" | "nfs" | "smb" | "cfs";
+        /**
+         * RestartReport
          * @description A worker that just started, with the assignments whose output waits in its spool.
          */
-        RestartIn: {
+        RestartReport: {
             /** Spooled */
             spooled?: number[];
         };
@@ -2278,7 +2612,7 @@ export interface components {
             label: string | null;
             /** Options */
             options: {
-                [key: string]: unknown;
+                [key: string]: string;
             };
             /** Partial */
             partial: boolean;
@@ -2288,6 +2622,26 @@ export interface components {
             storage_class: string | null;
             /** Target Id */
             target_id: number | null;
+        };
+        /**
+         * ResultStored
+         * @description Acknowledgement of an upload: how many results (one per fio job) the server holds.
+         */
+        ResultStored: {
+            /** Results */
+            results: number;
+        };
+        /**
+         * ResultUpload
+         * @description fio's complete output for an assignment.
+         */
+        ResultUpload: {
+            /** Fio Output */
+            fio_output: string;
+            /** Stopped Early */
+            stopped_early?: string | null;
+            /** Worker Cpu Percent */
+            worker_cpu_percent?: number | null;
         };
         /**
          * Role
@@ -2310,9 +2664,7 @@ export interface components {
             /** Host Label */
             host_label?: string | null;
             /** Jobs */
-            jobs?: {
-                [key: string]: unknown;
-            }[] | null;
+            jobs?: components["schemas"]["FioJobIn"][] | null;
             /** Plan Id */
             plan_id?: number | null;
             /** Preset Id */
@@ -2322,6 +2674,11 @@ export interface components {
             /** Target Id */
             target_id: number;
         };
+        /**
+         * RunEvent
+         * @description One event of a run's live stream: its `event:` name and its `data:` line (JSON).
+         */
+        RunEvent: components["schemas"]["RunStatusEvent"] | components["schemas"]["RunProgressEvent"];
         /**
          * RunList
          * @description A page of runs, newest first.
@@ -2339,7 +2696,7 @@ export interface components {
         RunOut: {
             aggregate?: components["schemas"]["Aggregate"] | null;
             /** Assignments */
-            assignments?: components["schemas"]["storbench_api__runs__schemas__AssignmentOut"][];
+            assignments?: components["schemas"]["AssignmentOut"][];
             /**
              * Created At
              * Format: date-time
@@ -2353,9 +2710,7 @@ export interface components {
             /** Id */
             id: number;
             /** Jobs */
-            jobs: {
-                [key: string]: unknown;
-            }[];
+            jobs: components["schemas"]["FioJobOut"][];
             /** Plan Id */
             plan_id: number | null;
             /** Plan Name */
@@ -2386,11 +2741,74 @@ export interface components {
             status: components["schemas"]["RunStatus"];
         };
         /**
+         * RunProgressData
+         * @description One host-second as it lands: a stored sample and its host's name.
+         */
+        RunProgressData: {
+            /** Directions */
+            directions: {
+                [key: string]: components["schemas"]["DirectionSample"];
+            };
+            /** Elapsed S */
+            elapsed_s: number;
+            /** Eta S */
+            eta_s: number | null;
+            /** Host Name */
+            host_name: string;
+            /** Id */
+            id: number;
+            /** Measured At */
+            measured_at: string | null;
+            /** Percent */
+            percent: number | null;
+            /**
+             * Received At
+             * Format: date-time
+             */
+            received_at: string;
+        };
+        /**
+         * RunProgressEvent
+         * @description `event: progress`: one host-second of progress, in the order the samples landed.
+         */
+        RunProgressEvent: {
+            /** Data */
+            data: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "progress";
+        };
+        /**
          * RunStatus
-         * @description Lifecycle of a run: queued → running → completed | failed | cancelled.
+         * @description Lifecycle of a run and of each host's share: queued → running → completed | failed | cancelled.
          * @enum {string}
          */
         RunStatus: "queued" | "running" | "completed" | "failed" | "cancelled";
+        /**
+         * RunStatusData
+         * @description The run's status now ('gone' if it no longer exists); the last one sent ends the stream.
+         */
+        RunStatusData: {
+            /** Run Id */
+            run_id: number;
+            /** Status */
+            status: components["schemas"]["RunStatus"] | "gone";
+        };
+        /**
+         * RunStatusEvent
+         * @description `event: status`: sent first, on every change of the run's status, and last.
+         */
+        RunStatusEvent: {
+            /** Data */
+            data: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "status";
+        };
         /**
          * SessionOut
          * @description The signed-in user, with the CSRF token to echo in X-CSRF-Token on changes.
@@ -2406,22 +2824,162 @@ export interface components {
             team: components["schemas"]["TeamRef"];
         };
         /**
-         * StartIn
-         * @description When fio was started, in the server's clock as the host estimated it.
+         * SpecIn
+         * @description A spec: the expected figures and where they hold.
          */
-        StartIn: {
+        SpecIn: {
+            /** Expectations */
+            expectations: components["schemas"]["Expectation"][];
+            /** Max Capacity Gib */
+            max_capacity_gib?: number | null;
+            /** Min Capacity Gib */
+            min_capacity_gib?: number | null;
+            /**
+             * Min Hosts
+             * @default 1
+             */
+            min_hosts?: number;
+            /** Notes */
+            notes?: string | null;
+            /**
+             * Price Per Gib Month
+             * @description price per GiB-month
+             */
+            price_per_gib_month?: number | null;
+        };
+        /**
+         * SpecOut
+         * @description One version of a class's spec.
+         */
+        SpecOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Expectations */
+            expectations: components["schemas"]["Expectation"][];
+            /** Id */
+            id: number;
+            /** Max Capacity Gib */
+            max_capacity_gib?: number | null;
+            /** Min Capacity Gib */
+            min_capacity_gib?: number | null;
+            /**
+             * Min Hosts
+             * @default 1
+             */
+            min_hosts?: number;
+            /** Notes */
+            notes?: string | null;
+            /**
+             * Price Per Gib Month
+             * @description price per GiB-month
+             */
+            price_per_gib_month?: number | null;
+            /** Version */
+            version: number;
+        };
+        /**
+         * SpecVersionList
+         * @description Every version of a class's spec, oldest first.
+         */
+        SpecVersionList: {
+            /** Items */
+            items: components["schemas"]["SpecOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * StartReport
+         * @description fio has started: when, in the server's clock as the host estimated it.
+         */
+        StartReport: {
             /** Clock Offset Ms */
             clock_offset_ms?: number | null;
             /** Fio Started At */
             fio_started_at?: string | null;
         };
         /**
-         * Stored
-         * @description Acknowledgement of an upload.
+         * StorageClassCreate
+         * @description A team's own storage class with its first spec.
          */
-        Stored: {
-            /** Results */
-            results: number;
+        StorageClassCreate: {
+            /** @default unknown */
+            medium?: components["schemas"]["Medium"];
+            /** Name */
+            name: string;
+            /** Product */
+            product: string;
+            protocol: components["schemas"]["Protocol"];
+            /**
+             * Source
+             * @description where the figures come from
+             */
+            source: string;
+            spec: components["schemas"]["SpecIn"];
+            /** Tier */
+            tier: string;
+            /** Vendor */
+            vendor: string;
+        };
+        /**
+         * StorageClassList
+         * @description The published catalogue and the team's own classes.
+         */
+        StorageClassList: {
+            /** Items */
+            items: components["schemas"]["StorageClassOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * StorageClassOut
+         * @description A storage class with its current spec.
+         */
+        StorageClassOut: {
+            /** Id */
+            id: number;
+            medium: components["schemas"]["Medium"];
+            /** Name */
+            name: string;
+            /** Product */
+            product: string;
+            protocol: components["schemas"]["Protocol"];
+            /**
+             * Published
+             * @description part of storbench's published catalogue (read-only)
+             */
+            published: boolean;
+            /** Source */
+            source: string;
+            spec: components["schemas"]["SpecOut"];
+            /** Tier */
+            tier: string;
+            /** Vendor */
+            vendor: string;
+            /** Version */
+            version: number;
+        };
+        /**
+         * StorageClassUpdate
+         * @description Changes to a team's class; a new spec is a new version (results keep the one that judged them).
+         */
+        StorageClassUpdate: {
+            medium?: components["schemas"]["Medium"] | null;
+            /** Name */
+            name?: string | null;
+            /** Product */
+            product?: string | null;
+            /** Source */
+            source?: string | null;
+            spec?: components["schemas"]["SpecIn"] | null;
+            /** Tier */
+            tier?: string | null;
+            /** Vendor */
+            vendor?: string | null;
         };
         /**
          * TargetCreate
@@ -2601,25 +3159,45 @@ export interface components {
              */
             token_type?: string;
         };
-        /** ValidationError */
-        ValidationError: {
-            /** Context */
-            ctx?: Record<string, never>;
-            /** Input */
-            input?: unknown;
-            /** Location */
-            loc: (string | number)[];
-            /** Message */
-            msg: string;
-            /** Error Type */
-            type: string;
+        /**
+         * WorkerAssignment
+         * @description The work a host must do for one run (GET /worker/assignments/{id}).
+         */
+        WorkerAssignment: {
+            /**
+             * Host Count
+             * @default 1
+             */
+            host_count?: number;
+            /** Id */
+            id: number;
+            /** Jobs */
+            jobs: {
+                [key: string]: string | number | boolean | number[];
+            }[];
+            /**
+             * Lays Out
+             * @default true
+             */
+            lays_out?: boolean;
+            /** Run Id */
+            run_id: number;
+            /** Scratch Name */
+            scratch_name: string;
+            /**
+             * Shared Files
+             * @default false
+             */
+            shared_files?: boolean;
+            status: components["schemas"]["RunStatus"];
+            target: components["schemas"]["AssignmentTarget"];
         };
         /**
          * WorkerIdentity
          * @description Who a worker is, its queue and the broker URL with its own broker user; nothing else.
          *
          *     The worker fixes every other Celery setting itself (JSON only, no remote control).
-         *     server_time lets it measure its clock offset.
+         *     server_time lets it measure its clock offset. Answer of GET /worker/me and of every heartbeat.
          */
         WorkerIdentity: {
             /** Broker Url */
@@ -2639,55 +3217,29 @@ export interface components {
             server_time: string;
         };
         /**
-         * AssignmentOut
-         * @description One host's share of a run.
+         * WorkerProgressSample
+         * @description One second of fio's progress as the worker measured it from fio's status reports.
          */
-        storbench_api__runs__schemas__AssignmentOut: {
-            /** Error */
-            error: string | null;
-            /** Finished At */
-            finished_at: string | null;
-            /** Fio Started At */
-            fio_started_at: string | null;
-            host: components["schemas"]["HostRef"];
-            /** Ready At */
-            ready_at: string | null;
-            /** Started At */
-            started_at: string | null;
-            status: components["schemas"]["RunStatus"];
-            /** Worker Cpu Percent */
-            worker_cpu_percent?: number | null;
+        WorkerProgressSample: {
+            /** Directions */
+            directions: {
+                [key: string]: components["schemas"]["DirectionSample"];
+            };
+            /** Elapsed S */
+            elapsed_s: number;
+            /** Eta S */
+            eta_s?: number | null;
+            /** Percent */
+            percent?: number | null;
+            /** Timestamp Ms */
+            timestamp_ms?: number | null;
         };
         /**
-         * AssignmentOut
-         * @description The work a host must do for one run.
+         * Workload
+         * @description Which tests a spec line is for; `any` when the vendor publishes one figure for all.
+         * @enum {string}
          */
-        storbench_api__worker_api__schemas__AssignmentOut: {
-            /** Host Count */
-            host_count: number;
-            /** Id */
-            id: number;
-            /** Jobs */
-            jobs: {
-                [key: string]: unknown;
-            }[];
-            /**
-             * Lays Out
-             * @default true
-             */
-            lays_out?: boolean;
-            /** Run Id */
-            run_id: number;
-            /** Scratch Name */
-            scratch_name: string;
-            /**
-             * Shared Files
-             * @default false
-             */
-            shared_files?: boolean;
-            status: components["schemas"]["RunStatus"];
-            target: components["schemas"]["AssignmentTarget"];
-        };
+        Workload: "any" | "random_read" | "random_write" | "sequential_read" | "sequential_write";
     };
     responses: never;
     parameters: never;
@@ -2701,7 +3253,9 @@ export interface operations {
         parameters: {
             query?: {
                 action?: string | null;
+                /** @description rows per page (at most 1000) */
                 limit?: number;
+                /** @description rows to skip */
                 offset?: number;
             };
             header?: never;
@@ -2719,13 +3273,40 @@ export interface operations {
                     "application/json": components["schemas"]["AuditList"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -2752,13 +3333,49 @@ export interface operations {
                     "application/json": components["schemas"]["SessionOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Wrong credentials (email and password, or the token sent) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many attempts: retry after the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -2779,6 +3396,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
         };
     };
     me_api_v1_auth_me_get: {
@@ -2797,6 +3441,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MeOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -2821,13 +3483,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: current_password must be your current password */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -2848,6 +3546,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -2874,13 +3590,58 @@ export interface operations {
                     "application/json": components["schemas"]["MeOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -2894,7 +3655,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["Body_issue_token_api_v1_auth_token_post"];
+                "application/x-www-form-urlencoded": components["schemas"]["PasswordGrant"];
             };
         };
         responses: {
@@ -2907,13 +3668,49 @@ export interface operations {
                     "application/json": components["schemas"]["TokenOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Wrong credentials (email and password, or the token sent) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many attempts: retry after the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -2934,6 +3731,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnrollmentTokenList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -2960,13 +3784,58 @@ export interface operations {
                     "application/json": components["schemas"]["EnrollmentTokenCreated"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -2989,13 +3858,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3022,13 +3927,49 @@ export interface operations {
                     "application/json": components["schemas"]["JobsOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the text must be an fio job file or command line; each job must be one fio accepts (option names, values and units as fio reads them, a name and an rw) within this service's limits (numjobs, iodepth, runtime, jobs per plan) */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3055,13 +3996,49 @@ export interface operations {
                     "application/json": components["schemas"]["JobsOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: each job must be one fio accepts (option names, values and units as fio reads them, a name and an rw) within this service's limits (numjobs, iodepth, runtime, jobs per plan) */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3084,12 +4061,23 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
         };
     };
     list_hosts_api_v1_hosts_get: {
         parameters: {
             query?: {
+                /** @description rows per page (at most 500) */
                 limit?: number;
+                /** @description rows to skip */
                 offset?: number;
             };
             header?: never;
@@ -3107,13 +4095,31 @@ export interface operations {
                     "application/json": components["schemas"]["HostList"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3140,13 +4146,58 @@ export interface operations {
                     "application/json": components["schemas"]["HostCreated"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3171,13 +4222,40 @@ export interface operations {
                     "application/json": components["schemas"]["HostOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3206,13 +4284,58 @@ export interface operations {
                     "application/json": components["schemas"]["HostOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3237,13 +4360,49 @@ export interface operations {
                     "application/json": components["schemas"]["HostOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The message broker refused or timed out; or: the service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3268,13 +4427,58 @@ export interface operations {
                     "application/json": components["schemas"]["HostCredential"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The message broker refused or timed out; or: the service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3301,13 +4505,49 @@ export interface operations {
                     "application/json": components["schemas"]["TokenOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Wrong credentials (email and password, or the token sent) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the token must be a valid invitation, not used, revoked or expired; one made for an email address is accepted with that address only */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many attempts: retry after the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3315,7 +4555,9 @@ export interface operations {
     list_plans_api_v1_plans_get: {
         parameters: {
             query?: {
+                /** @description rows per page (at most 500) */
                 limit?: number;
+                /** @description rows to skip */
                 offset?: number;
             };
             header?: never;
@@ -3333,13 +4575,31 @@ export interface operations {
                     "application/json": components["schemas"]["PlanList"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3366,13 +4626,58 @@ export interface operations {
                     "application/json": components["schemas"]["PlanOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: each job must be one fio accepts (option names, values and units as fio reads them, a name and an rw) within this service's limits (numjobs, iodepth, runtime, jobs per plan) */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3397,13 +4702,40 @@ export interface operations {
                     "application/json": components["schemas"]["PlanOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3426,35 +4758,22 @@ export interface operations {
                     "application/json": components["schemas"]["PresetList"];
                 };
             };
-        };
-    };
-    get_preset_api_v1_presets__preset_id__get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                preset_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Preset"];
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Validation Error */
-            422: {
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3466,7 +4785,9 @@ export interface operations {
                 storage_class?: string | null;
                 imported?: boolean | null;
                 job_name?: string | null;
+                /** @description rows per page (at most 1000) */
                 limit?: number;
+                /** @description rows to skip */
                 offset?: number;
             };
             header?: never;
@@ -3484,13 +4805,31 @@ export interface operations {
                     "application/json": components["schemas"]["ResultList"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3504,7 +4843,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": components["schemas"]["Body_import_output_api_v1_results_import_post"];
+                "multipart/form-data": components["schemas"]["ImportForm"];
             };
         };
         responses: {
@@ -3517,13 +4856,58 @@ export interface operations {
                     "application/json": components["schemas"]["ImportOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the file must be text (UTF-8 or UTF-16) holding fio's output with at least one job's results */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3533,7 +4917,9 @@ export interface operations {
             query?: {
                 status?: components["schemas"]["RunStatus"] | null;
                 target_id?: number | null;
+                /** @description rows per page (at most 500) */
                 limit?: number;
+                /** @description rows to skip */
                 offset?: number;
             };
             header?: never;
@@ -3551,13 +4937,31 @@ export interface operations {
                     "application/json": components["schemas"]["RunList"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3584,13 +4988,58 @@ export interface operations {
                     "application/json": components["schemas"]["RunOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: each job must be one fio accepts (option names, values and units as fio reads them, a name and an rw) within this service's limits (numjobs, iodepth, runtime, jobs per plan); the target, plan and hosts must be your team's, the jobs safe on the target (its kind, allowed paths, free space and memory) and a block device's writes confirmed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3615,13 +5064,40 @@ export interface operations {
                     "application/json": components["schemas"]["RunOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3646,13 +5122,58 @@ export interface operations {
                     "application/json": components["schemas"]["RunOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3668,30 +5189,59 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description The run's events (text/event-stream), each a RunEvent, until the run ends */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["RunEvent"][];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Too many open streams */
+            /** @description The user already has as many live streams open on this server as allowed */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
             };
         };
     };
@@ -3715,13 +5265,406 @@ export interface operations {
                     "application/json": components["schemas"]["RunProgress"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_classes_api_v1_storage_classes_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageClassList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    create_class_api_v1_storage_classes_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorageClassCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageClassOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_class_api_v1_storage_classes__class_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                class_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageClassOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    update_class_api_v1_storage_classes__class_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                class_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorageClassUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageClassOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    expected_spec_api_v1_storage_classes__class_id__spec_get: {
+        parameters: {
+            query?: {
+                capacity_gib?: number | null;
+                provisioned_iops?: number | null;
+                provisioned_mbps?: number | null;
+                version?: number | null;
+            };
+            header?: never;
+            path: {
+                class_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpectedSpec"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_versions_api_v1_storage_classes__class_id__versions_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                class_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecVersionList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3730,7 +5673,9 @@ export interface operations {
         parameters: {
             query?: {
                 host_id?: number | null;
+                /** @description rows per page (at most 500) */
                 limit?: number;
+                /** @description rows to skip */
                 offset?: number;
             };
             header?: never;
@@ -3748,13 +5693,31 @@ export interface operations {
                     "application/json": components["schemas"]["TargetList"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3781,13 +5744,58 @@ export interface operations {
                     "application/json": components["schemas"]["TargetOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: host_id must be a host of your team; the path must be inside what that host's worker allows (--allow) and outside system directories, and a block device must be one the host lists as free */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3812,13 +5820,40 @@ export interface operations {
                     "application/json": components["schemas"]["TargetOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3847,13 +5882,58 @@ export interface operations {
                     "application/json": components["schemas"]["TargetOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: only a block device target can be marked destructive */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3874,6 +5954,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3900,13 +5998,58 @@ export interface operations {
                     "application/json": components["schemas"]["TeamOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3927,6 +6070,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3953,13 +6123,49 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationCreated"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -3982,13 +6188,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4011,6 +6253,24 @@ export interface operations {
                     "application/json": components["schemas"]["MemberList"];
                 };
             };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
         };
     };
     remove_member_api_v1_teams_current_members__user_id__delete: {
@@ -4031,13 +6291,58 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4066,13 +6371,67 @@ export interface operations {
                     "application/json": components["schemas"]["MemberOut"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4093,6 +6452,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiTokenList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4119,13 +6505,49 @@ export interface operations {
                     "application/json": components["schemas"]["ApiTokenCreated"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4148,13 +6570,49 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation Error */
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4176,16 +6634,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["storbench_api__worker_api__schemas__AssignmentOut"];
+                    "application/json": components["schemas"]["WorkerAssignment"];
                 };
             };
-            /** @description Validation Error */
+            /** @description No host credential, or it is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4201,7 +6686,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FailureIn"];
+                "application/json": components["schemas"]["FailureReport"];
             };
         };
         responses: {
@@ -4214,13 +6699,49 @@ export interface operations {
                     "application/json": components["schemas"]["AssignmentState"];
                 };
             };
-            /** @description Validation Error */
+            /** @description No host credential, or it is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4245,13 +6766,40 @@ export interface operations {
                     "application/json": components["schemas"]["FilesReleased"];
                 };
             };
-            /** @description Validation Error */
+            /** @description No host credential, or it is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4267,7 +6815,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProgressIn"];
+                "application/json": components["schemas"]["ProgressReport"];
             };
         };
         responses: {
@@ -4280,13 +6828,58 @@ export interface operations {
                     "application/json": components["schemas"]["AssignmentState"];
                 };
             };
-            /** @description Validation Error */
+            /** @description No host credential, or it is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4311,13 +6904,40 @@ export interface operations {
                     "application/json": components["schemas"]["BarrierState"];
                 };
             };
-            /** @description Validation Error */
+            /** @description No host credential, or it is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4333,7 +6953,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FioOutputIn"];
+                "application/json": components["schemas"]["ResultUpload"];
             };
         };
         responses: {
@@ -4343,16 +6963,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Stored"];
+                    "application/json": components["schemas"]["ResultStored"];
                 };
             };
-            /** @description Validation Error */
+            /** @description No host credential, or it is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: fio_output must be an output of fio holding at least one job */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4368,7 +7024,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["StartIn"] | null;
+                "application/json": components["schemas"]["StartReport"] | null;
             };
         };
         responses: {
@@ -4378,47 +7034,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["storbench_api__worker_api__schemas__AssignmentOut"];
+                    "application/json": components["schemas"]["WorkerAssignment"];
                 };
             };
-            /** @description Validation Error */
+            /** @description No host credential, or it is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-        };
-    };
-    assignment_state_api_v1_worker_assignments__assignment_id__state_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                assignment_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssignmentState"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4432,7 +7102,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EnrollIn"];
+                "application/json": components["schemas"]["EnrollRequest"];
             };
         };
         responses: {
@@ -4445,13 +7115,49 @@ export interface operations {
                     "application/json": components["schemas"]["Enrolled"];
                 };
             };
-            /** @description Validation Error */
+            /** @description Wrong credentials (email and password, or the token sent) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many attempts: retry after the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4478,13 +7184,40 @@ export interface operations {
                     "application/json": components["schemas"]["WorkerIdentity"];
                 };
             };
-            /** @description Validation Error */
+            /** @description No host credential, or it is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };
@@ -4507,6 +7240,24 @@ export interface operations {
                     "application/json": components["schemas"]["WorkerIdentity"];
                 };
             };
+            /** @description No host credential, or it is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
         };
     };
     restarted_api_v1_worker_restarted_post: {
@@ -4518,7 +7269,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RestartIn"];
+                "application/json": components["schemas"]["RestartReport"];
             };
         };
         responses: {
@@ -4531,13 +7282,40 @@ export interface operations {
                     "application/json": components["schemas"]["Interrupted"];
                 };
             };
-            /** @description Validation Error */
+            /** @description No host credential, or it is unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };

@@ -34,23 +34,10 @@ export type RequestOf<Path extends ApiPath, M extends Method> =
 
 // ---- errors ----------------------------------------------------------------------------------
 // Every error is answered in one shape, {code, message, errors[]} (backend/storbench_api/errors.py).
-// The schema does not declare it (it lists FastAPI's default 422 body, {detail: [...]}), so it is
-// typed here by hand: the only hand-written API shape in the SPA.
 
-export interface ApiErrorDetail {
-  field?: string;
-  option?: string;
-  value?: string;
-  /** The fio job an option error concerns (run start, job file parsing). */
-  job?: string;
-  reason: string;
-}
-
-export interface ApiErrorBody {
-  code: string;
-  message: string;
-  errors?: ApiErrorDetail[];
-}
+export type ApiErrorBody = Schema<"ErrorOut">;
+/** One offending field or fio option, and why. */
+export type ApiErrorDetail = Schema<"ErrorItem">;
 
 // ---- names the SPA uses for the schema's components ------------------------------------------
 
@@ -98,12 +85,12 @@ export type TargetUpdate = Schema<"TargetUpdate">;
 
 // fio jobs, presets, plans
 /** One fio job as the API normalised it: sizes in bytes, times in seconds, unset options left out. */
-export type FioJob = Schema<"FioJob">;
+export type FioJob = Schema<"FioJobOut">;
 /** A job as sent to the API: fio options, values as fio reads them ("4k", "1MiB", "60s", 32, true). */
-export type FioJobIn = Schema<"JobsIn">["jobs"][number];
+export type FioJobIn = Schema<"FioJobIn">;
 export type FioValidateResponse = Schema<"JobsOut">;
-export type Preset = Schema<"Preset">;
-export type ExpectedFigure = Schema<"ExpectedFigure">;
+export type Preset = Schema<"PresetOut">;
+export type ExpectedFigure = Schema<"PresetFigure">;
 export type Plan = Schema<"PlanOut">;
 export type PlanCreate = Schema<"PlanCreate">;
 
@@ -121,7 +108,7 @@ export type Result = Schema<"ResultOut">;
 export type ResultListParams = QueryOf<"/api/v1/results">;
 export type ResultImport = Schema<"ImportOut">;
 /** Form fields of POST /results/import besides the file (multipart). */
-export type ResultImportFields = Omit<Schema<"Body_import_output_api_v1_results_import_post">, "file">;
+export type ResultImportFields = Omit<Schema<"ImportForm">, "file">;
 export type Direction = Schema<"DirectionOut">;
 export type DirectionName = "read" | "write" | "trim";
 export type Latency = Schema<"LatencyOut">;
@@ -130,9 +117,8 @@ export type RunProgress = Schema<"RunProgress">;
 export type HostProgress = Schema<"HostProgress">;
 export type ProgressSample = Schema<"ProgressSampleOut">;
 
-// GET /runs/{id}/events answers text/event-stream; the schema does not declare its events, whose
-// data are made of the schema's own components (backend/storbench_api/runs/events.py).
-/** Data of a `status` event. */
-export type RunStatusEvent = Pick<RunProgress, "run_id" | "status">;
-/** Data of a `progress` event: one host-second, a stored sample with its host's name. */
-export type RunProgressEvent = ProgressSample & Pick<HostProgress, "host_name">;
+// GET /runs/{id}/events (text/event-stream): the data of its events.
+/** Data of a `status` event ("gone": the run was deleted). */
+export type RunStatusEvent = Schema<"RunStatusData">;
+/** Data of a `progress` event: one host-second. */
+export type RunProgressEvent = Schema<"RunProgressData">;

@@ -13,7 +13,7 @@ describe("audit log", () => {
       ...shellRoutes(),
       "GET /api/v1/audit": (request) =>
         request.query.get("action") === "run.started"
-          ? { body: page([makeAuditEvent({ id: 99, details: { target: "netapp-vol1", jobs: 2 } })], 1) }
+          ? { body: page([makeAuditEvent({ id: 99, details: { target: "netapp-vol1", plan: "4k random read" } })], 1) }
           : { body: page(events, 120) },
     });
     const { user } = renderApp("/audit");
@@ -31,7 +31,7 @@ describe("audit log", () => {
     expect(row).toHaveTextContent("run #7");
     expect(row).toHaveTextContent("nfs-client-01");
     expect(row).toHaveTextContent("target=netapp-vol1");
-    expect(row).toHaveTextContent("jobs=2");
+    expect(row).toHaveTextContent("plan=4k random read");
     const last = api.callsTo("GET /api/v1/audit").at(-1);
     expect(last?.query.get("action")).toBe("run.started");
     expect(last?.query.get("offset")).toBe("0");

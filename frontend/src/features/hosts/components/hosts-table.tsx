@@ -1,22 +1,29 @@
 import { StatusBadge } from "../../../components/ui/status-badge";
 import type { Host } from "../../../lib/api/types";
-import { formatDateTime, formatRelativeTime } from "../../../lib/format";
+import { formatBytes, formatDateTime, formatRelativeTime } from "../../../lib/format";
 import { useNow } from "../../../lib/use-now";
 import { HostCredentials } from "./host-credentials";
 import { HostLabels } from "./host-labels";
 
-function factSummary(facts: Record<string, unknown>): string {
-  const keys = ["os", "kernel", "cpus", "cpu_count", "memory", "arch"];
-  return keys
-    .filter((key) => facts[key] !== undefined && facts[key] !== null && typeof facts[key] !== "object")
-    .map((key) => `${key}=${String(facts[key])}`)
+/** What the worker reported about its machine, in a few words: "os=linux kernel=6.1 cpu_count=8 ...". */
+function factSummary(facts: Host["facts"]): string {
+  const shown: [string, string | number | null | undefined][] = [
+    ["os", facts.os],
+    ["kernel", facts.kernel],
+    ["cpu_count", facts.cpu_count],
+    ["memory", facts.memory_bytes === null || facts.memory_bytes === undefined ? null : formatBytes(facts.memory_bytes)],
+    ["arch", facts.arch],
+  ];
+  return shown
+    .filter(([, value]) => value !== undefined && value !== null && value !== "")
+    .map(([key, value]) => `${key}=${value}`)
     .join(" ");
 }
 
 /** The directories and devices the host's worker lends to benchmarks (its --allow). */
-function allowedPaths(facts: Record<string, unknown>): string {
-  const roots = facts.allowed_roots;
-  return Array.isArray(roots) && roots.length > 0 ? roots.map(String).join(", ") : "—";
+function allowedPaths(facts: Host["facts"]): string {
+  const roots = facts.allowed_roots ?? [];
+  return roots.length > 0 ? roots.join(", ") : "—";
 }
 
 /** The team's hosts; canEdit: the user may change their labels (members and owners); canManage: owners. */

@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import type { FioJob, FioJobIn, Schema } from "../../../lib/api/types";
-import { normalisedJobs } from "../../../lib/fio";
 import { useDebounced } from "../../../lib/use-debounced";
 
 /** How long typing must pause before the API is asked. */
@@ -38,5 +37,5 @@ export function useValidatedJobs(jobs: FioJobIn[]): JobsValidation {
   if (jobs.length === 0) return { status: "none" };
   if (settled !== typed || query.isPending) return { status: "checking" };
   if (query.isError) return { status: "invalid", error: query.error };
-  return { status: "valid", jobs: normalisedJobs(query.data.jobs) };
+  return { status: "valid", jobs: query.data.jobs };
 }

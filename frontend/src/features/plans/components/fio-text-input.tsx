@@ -3,7 +3,6 @@ import { useEffect, useState } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import type { FioJob } from "../../../lib/api/types";
-import { normalisedJobs } from "../../../lib/fio";
 import { validateFioQueryOptions } from "../api/validate-fio";
 
 const DEBOUNCE_MS = 400;
@@ -30,7 +29,7 @@ export function FioTextInput({ onParsed }: FioTextInputProps) {
       queryClient.fetchQuery(validateFioQueryOptions(text)).then(
         (data) => {
           if (stale) return;
-          const jobs = normalisedJobs(data.jobs);
+          const jobs = data.jobs;
           setValidation({ text, status: "valid", jobs });
           onParsed(jobs);
         },

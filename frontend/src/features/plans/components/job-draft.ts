@@ -25,9 +25,9 @@ export interface JobDraft {
   ioengine: string;
   rwmixread: string;
   /** Options the form does not edit, kept as they came. */
-  extra: Record<string, unknown>;
+  extra: FioJobIn;
   /** The values the draft was made from: a field left as it was goes back as it came. */
-  loaded: Partial<Record<EditedOption, unknown>>;
+  loaded: Partial<Record<EditedOption, FioJobIn[string]>>;
 }
 
 let nextKey = 0;
@@ -42,7 +42,7 @@ function text(value: unknown): string {
 
 /** A draft of a job the API returned (normalised: sizes in bytes, times in seconds). */
 export function draftFromJob(job: FioJob): JobDraft {
-  const extra: Record<string, unknown> = {};
+  const extra: FioJobIn = {};
   const loaded: JobDraft["loaded"] = {};
   for (const [key, value] of Object.entries(job)) {
     if (!EDITED.has(key)) extra[key] = value;
@@ -96,7 +96,8 @@ export function jobFromDraft(draft: JobDraft): FioJobIn {
   for (const option of [...TEXT_OPTIONS, ...NUMBER_OPTIONS]) {
     const typed = draft[option].trim();
     if (!typed) continue;
-    if (option in draft.loaded && typed === text(draft.loaded[option])) job[option] = draft.loaded[option];
+    const loaded = draft.loaded[option];
+    if (loaded !== undefined && typed === text(loaded)) job[option] = loaded;
     else if ((NUMBER_OPTIONS as readonly string[]).includes(option) && /^\d+$/.test(typed)) job[option] = Number(typed);
     else job[option] = typed;
   }

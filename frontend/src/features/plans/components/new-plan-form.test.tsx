@@ -1,17 +1,15 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import type { Plan } from "../../../lib/api/types";
+import type { Plan, Schema } from "../../../lib/api/types";
 import { installFakeApi, type FakeRequest } from "../../../test/fake-api";
-import { makePlan, makePreset, page, shellRoutes } from "../../../test/factories";
+import { makeFioJob, makePlan, makePreset, page, shellRoutes } from "../../../test/factories";
 import { realRejectedValidation, realSizesValidation } from "../../../test/fixtures";
 import { renderApp } from "../../../test/render-app";
 
-type JobsIn = { jobs: Record<string, unknown>[] };
-
 /** POST /fio/validate-jobs answering jobs loaded unchanged (already normalised) with themselves. */
 function echoValidation(request: FakeRequest) {
-  return { body: request.body as JobsIn };
+  return { body: request.body as Schema<"JobsOut"> };
 }
 
 describe("new plan form", () => {
@@ -32,7 +30,7 @@ describe("new plan form", () => {
             },
           };
         }
-        return { body: { jobs: [{ name: "seqwrite", rw: "write", bs: 1048576, iodepth: 8, direct: true, fsync: 1 }] } };
+        return { body: { jobs: [makeFioJob({ name: "seqwrite", rw: "write", bs: 1048576, iodepth: 8, direct: true, fsync: 1 })] } };
       },
       "POST /api/v1/fio/validate-jobs": echoValidation,
       "POST /api/v1/plans": (request) => ({ status: 201, body: makePlan({ ...(request.body as object), id: 77 }) }),
@@ -167,7 +165,7 @@ describe("new plan form", () => {
       "POST /api/v1/fio/validate-jobs": (request) =>
         isDeepStrictEqual(request.body, realRejectedValidation.request)
           ? { status: realRejectedValidation.status, body: realRejectedValidation.response }
-          : { body: request.body as JobsIn },
+          : echoValidation(request),
     });
     const { user } = renderApp("/plans");
     const form = await screen.findByRole("form", { name: "New plan" });

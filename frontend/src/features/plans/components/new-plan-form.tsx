@@ -5,7 +5,7 @@ import { RunRequirementsNote } from "../../../components/ui/run-requirements-not
 import { SharedFilesField } from "../../../components/ui/shared-files-field";
 import { fieldErrors } from "../../../lib/api-client";
 import type { FioJob, PlanCreate, Preset } from "../../../lib/api/types";
-import { normalisedJobs, runRequirements } from "../../../lib/fio";
+import { runRequirements } from "../../../lib/fio";
 import { useCreatePlan } from "../api/create-plan";
 import { useValidatedJobs } from "../api/validate-jobs";
 import { FioTextInput } from "./fio-text-input";
@@ -33,7 +33,7 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
     setPresetId(preset?.id ?? null);
     if (!preset) return;
     // A preset's jobs come complete (its global options folded in by the API).
-    setDrafts(normalisedJobs(preset.jobs).map(draftFromJob));
+    setDrafts(preset.jobs.map(draftFromJob));
     setName((current) => current || preset.name);
     setDescription((current) => current || preset.description);
   }

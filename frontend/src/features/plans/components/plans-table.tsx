@@ -1,6 +1,6 @@
 import { sharedFilesLabel } from "../../../components/ui/shared-files-field";
 import type { Plan } from "../../../lib/api/types";
-import { describeJob, normalisedJobs } from "../../../lib/fio";
+import { describeJob } from "../../../lib/fio";
 import { formatDateTime } from "../../../lib/format";
 
 export function PlansTable({ plans }: { plans: Plan[] }) {
@@ -26,7 +26,7 @@ export function PlansTable({ plans }: { plans: Plan[] }) {
             </th>
             <td>
               <ul className="plain-list small mono">
-                {normalisedJobs(plan.jobs).map((job, index) => (
+                {plan.jobs.map((job, index) => (
                   <li key={index}>
                     [{job.name}] {describeJob(job)}
                   </li>

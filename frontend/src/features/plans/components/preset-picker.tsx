@@ -1,6 +1,6 @@
 import { FormField } from "../../../components/ui/form-field";
 import type { Preset } from "../../../lib/api/types";
-import { describeJob, normalisedJobs } from "../../../lib/fio";
+import { describeJob } from "../../../lib/fio";
 import { ExpectedFigures } from "./expected-figures";
 import { groupPresets } from "./group-presets";
 
@@ -43,7 +43,7 @@ export function PresetPicker({ presets, selectedId, onSelect }: PresetPickerProp
           </p>
           <p className="small">{selected.description}</p>
           <ul className="small mono preset-jobs">
-            {normalisedJobs(selected.jobs).map((job, index) => (
+            {selected.jobs.map((job, index) => (
               <li key={index}>
                 [{job.name}] {describeJob(job)}
               </li>

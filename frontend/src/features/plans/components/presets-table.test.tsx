@@ -1,5 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import type { Schema } from "../../../lib/api/types";
 import { fakeRoutes, installFakeApi } from "../../../test/fake-api";
 import { page, shellRoutes } from "../../../test/factories";
 import { realPresets } from "../../../test/fixtures";
@@ -38,7 +39,8 @@ describe("presets from the real API", () => {
   it("shows a chosen preset's published figures in the plan form", async () => {
     installFakeApi({
       ...routes(),
-      "POST /api/v1/fio/validate-jobs": (request) => ({ body: request.body as { jobs: Record<string, unknown>[] } }),
+      // The preset's jobs, loaded unchanged, are already normalised: the API answers them as they are.
+      "POST /api/v1/fio/validate-jobs": (request) => ({ body: request.body as Schema<"JobsOut"> }),
     });
     const { user } = renderApp("/plans");
     const form = await screen.findByRole("form", { name: "New plan" });

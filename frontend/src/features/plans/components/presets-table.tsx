@@ -1,5 +1,5 @@
 import type { Preset } from "../../../lib/api/types";
-import { describeJob, normalisedJobs } from "../../../lib/fio";
+import { describeJob } from "../../../lib/fio";
 import { formatExpected } from "./expected-figures";
 import { groupPresets } from "./group-presets";
 
@@ -42,7 +42,7 @@ export function PresetsTable({ presets }: { presets: Preset[] }) {
               <td>{preset.platform}</td>
               <td>
                 <ul className="plain-list small mono">
-                  {normalisedJobs(preset.jobs).map((job, index) => (
+                  {preset.jobs.map((job, index) => (
                     <li key={index}>
                       [{job.name}] {describeJob(job)}
                     </li>

@@ -7,7 +7,6 @@ import { StatusBadge } from "../../../components/ui/status-badge";
 import { sharedFilesLabel } from "../../../components/ui/shared-files-field";
 import type { Run } from "../../../lib/api/types";
 import { elapsedMs, formatDateTime, formatDuration, formatWorkerCpu } from "../../../lib/format";
-import { normalisedJobs } from "../../../lib/fio";
 import { isRunActive } from "../../../lib/status";
 import { useNow } from "../../../lib/use-now";
 import { useCancelRun } from "../api/cancel-run";
@@ -83,7 +82,7 @@ export function RunDetail({ runId, canCancel = true }: { runId: number; canCance
       ) : null}
       <section aria-labelledby="run-jobs-heading">
         <h2 id="run-jobs-heading">Job options</h2>
-        <FioJobList jobs={normalisedJobs(run.jobs)} caption={`fio jobs of run #${run.id}`} />
+        <FioJobList jobs={run.jobs} caption={`fio jobs of run #${run.id}`} />
       </section>
       <RunResults run={run} />
       {!active && series.some((host) => host.samples.length > 0) ? (

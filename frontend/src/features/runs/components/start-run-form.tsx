@@ -6,7 +6,7 @@ import { RunRequirementsNote } from "../../../components/ui/run-requirements-not
 import { SharedFilesField } from "../../../components/ui/shared-files-field";
 import { fieldErrors } from "../../../lib/api-client";
 import type { Host, Plan, Preset, RunCreate, Target } from "../../../lib/api/types";
-import { describeJob, jobWrites, normalisedJobs, runRequirements } from "../../../lib/fio";
+import { describeJob, jobWrites, runRequirements } from "../../../lib/fio";
 import { useCreateRun } from "../api/create-run";
 
 export type TargetOption = Pick<Target, "id" | "name" | "host_id" | "host_name" | "path" | "kind" | "destructive">;
@@ -41,7 +41,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   const chosenPlan = choiceKind === "plan" ? plans.find((plan) => String(plan.id) === choiceId) : undefined;
   const chosenPreset = choiceKind === "preset" ? presets.find((preset) => preset.id === choiceId) : undefined;
   // A preset's jobs come complete (its global options folded in by the API).
-  const chosenJobs = normalisedJobs(chosenPlan?.jobs ?? chosenPreset?.jobs ?? []);
+  const chosenJobs = chosenPlan?.jobs ?? chosenPreset?.jobs ?? [];
   const chosenTarget = targets.find((target) => String(target.id) === targetId);
   const writingJobs = chosenJobs.filter(jobWrites);
   const needsConfirm = chosenTarget?.kind === "block_device" && writingJobs.length > 0;
