@@ -3,11 +3,32 @@
 import enum
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+
+def _whole_number(value: object) -> object:
+    """JSON's integers include 2.0 (JSON Schema says so); strings and booleans are not numbers."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+# JSON Schema's integers (2 or 2.0, never "2" or true, with WireModel's strictness). Placed after
+# a type's constraints, so the schema states them.
+WholeNumber = BeforeValidator(_whole_number)
+Int = Annotated[int, WholeNumber]
+NonNegativeInt = Annotated[int, Field(ge=0), WholeNumber]
 # Ids are positive and fit the database's integer column.
 MAX_ID = 2**31 - 1
-Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+Id = Annotated[int, Field(ge=1, le=MAX_ID), WholeNumber]
+
+
+class WireModel(BaseModel):
+    """A protocol body: values have the types its schema states (5, not "5"; false, not 0).
+
+    Pydantic would otherwise coerce them, and the API's schema would not say what it accepts.
+    Datetimes and enums stay lax (Field(strict=False)): JSON carries them as strings.
+    """
+
+    model_config = ConfigDict(strict=True)
 
 
 class RunStatus(enum.StrEnum):

@@ -3,10 +3,12 @@
 Every fact is optional: a worker reports what it could read, and older workers fewer of them.
 """
 
-from pydantic import BaseModel, Field
+from pydantic import Field
+
+from storbench_protocol.common import Int, NonNegativeInt, WireModel
 
 
-class HostMount(BaseModel):
+class HostMount(WireModel):
     """A real file system (a device or a network share) and its mount options."""
 
     source: str
@@ -15,29 +17,29 @@ class HostMount(BaseModel):
     options: str
 
 
-class HostNic(BaseModel):
+class HostNic(WireModel):
     """A network interface; speed in Mb/s when the driver says."""
 
     name: str
-    speed_mbps: int | None = None
-    mtu: int | None = None
+    speed_mbps: Int | None = None
+    mtu: Int | None = None
     state: str | None = None
 
 
-class HostBlockDevice(BaseModel):
+class HostBlockDevice(WireModel):
     """A whole block device or a partition, and what uses it (never a target if anything does)."""
 
     name: str
     path: str
     parent: str | None = None
-    size_bytes: int | None = Field(default=None, ge=0)
+    size_bytes: NonNegativeInt | None = None
     rotational: bool | None = None
     model: str | None = None
     scheduler: str | None = None
     in_use: str | None = None
 
 
-class HostFacts(BaseModel):
+class HostFacts(WireModel):
     """What a worker tells about its host at every heartbeat."""
 
     hostname: str | None = None
@@ -45,20 +47,20 @@ class HostFacts(BaseModel):
     kernel: str | None = None
     arch: str | None = None
     cpu_model: str | None = None
-    cpu_count: int | None = Field(default=None, ge=0)
-    memory_bytes: int | None = Field(default=None, ge=0)
+    cpu_count: NonNegativeInt | None = None
+    memory_bytes: NonNegativeInt | None = None
     mounts: list[HostMount] = Field(default_factory=list)
     nics: list[HostNic] = Field(default_factory=list)
     block_devices: list[HostBlockDevice] = Field(default_factory=list)
     # The directories and block devices the worker was started with (--allow): nothing else is touched.
     allowed_roots: list[str] = Field(default_factory=list)
-    sunrpc_tcp_slot_table_entries: int | None = None
+    sunrpc_tcp_slot_table_entries: Int | None = None
     # Server clock minus host clock, and half the round trip it was measured with (once measured).
     clock_offset_ms: float | None = None
     clock_uncertainty_ms: float | None = None
 
 
-class Heartbeat(BaseModel):
+class Heartbeat(WireModel):
     """A worker's periodic sign of life with the facts of its host (POST /worker/heartbeat)."""
 
     fio_version: str | None = Field(default=None, max_length=64)

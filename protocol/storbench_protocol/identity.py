@@ -2,19 +2,19 @@
 
 from datetime import datetime
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from storbench_protocol.common import Id
+from storbench_protocol.common import Id, WireModel
 
 
-class EnrollRequest(BaseModel):
+class EnrollRequest(WireModel):
     """A new host presenting an enrollment token (POST /worker/enroll)."""
 
     token: str = Field(min_length=10, max_length=200)
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$")
 
 
-class Enrolled(BaseModel):
+class Enrolled(WireModel):
     """The host's own credential: keep it, the enrollment token is not needed again."""
 
     host_id: Id
@@ -22,7 +22,7 @@ class Enrolled(BaseModel):
     worker_token: str
 
 
-class WorkerIdentity(BaseModel):
+class WorkerIdentity(WireModel):
     """Who a worker is, its queue and the broker URL with its own broker user; nothing else.
 
     The worker fixes every other Celery setting itself (JSON only, no remote control).
@@ -34,4 +34,4 @@ class WorkerIdentity(BaseModel):
     queue: str
     broker_url: str
     heartbeat_interval_s: float
-    server_time: datetime
+    server_time: datetime = Field(strict=False)

@@ -1,13 +1,17 @@
 """Per-second progress a worker sends while fio runs (POST /worker/assignments/{id}/progress)."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
+
+from storbench_protocol.common import WholeNumber, WireModel
 
 Direction = Literal["read", "write", "trim"]
+# The last millisecond a timestamp can name (Python's datetime ends with the year 9999).
+LAST_MS_OF_YEAR_9999 = 253_402_300_799_999
 
 
-class DirectionSample(BaseModel):
+class DirectionSample(WireModel):
     """One direction over one second."""
 
     iops: float = Field(ge=0)
@@ -15,7 +19,7 @@ class DirectionSample(BaseModel):
     lat_mean_ns: float = Field(ge=0)
 
 
-class WorkerProgressSample(BaseModel):
+class WorkerProgressSample(WireModel):
     """One second of fio's progress as the worker measured it from fio's status reports."""
 
     elapsed_s: float = Field(ge=0, le=10**7)
@@ -23,11 +27,11 @@ class WorkerProgressSample(BaseModel):
     eta_s: float | None = Field(default=None, ge=0, le=10**7)
     percent: float | None = Field(default=None, ge=0, le=100)
     # When fio wrote the report, in the server's clock (epoch milliseconds).
-    timestamp_ms: int | None = Field(default=None, ge=0)
+    timestamp_ms: Annotated[int, Field(ge=0, le=LAST_MS_OF_YEAR_9999), WholeNumber] | None = None
     directions: dict[Direction, DirectionSample]
 
 
-class ProgressReport(BaseModel):
+class ProgressReport(WireModel):
     """Samples since the last report (may be empty: then it only asks whether to go on)."""
 
     samples: list[WorkerProgressSample] = Field(default_factory=list, max_length=600)

@@ -3,12 +3,14 @@
 The worker keeps the same body in its spool until the server has stored it.
 """
 
-from pydantic import BaseModel, Field
+from pydantic import Field
+
+from storbench_protocol.common import NonNegativeInt, WireModel
 
 MAX_FIO_OUTPUT_CHARS = 64 * 1024 * 1024
 
 
-class ResultUpload(BaseModel):
+class ResultUpload(WireModel):
     """fio's complete output for an assignment."""
 
     # Raw fio output (json+), parsed by the server: the only untyped text of the protocol.
@@ -19,7 +21,7 @@ class ResultUpload(BaseModel):
     worker_cpu_percent: float | None = Field(default=None, ge=0, le=100_000)
 
 
-class ResultStored(BaseModel):
+class ResultStored(WireModel):
     """Acknowledgement of an upload: how many results (one per fio job) the server holds."""
 
-    results: int = Field(ge=0)
+    results: NonNegativeInt

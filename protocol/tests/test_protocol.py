@@ -5,7 +5,13 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import ValidationError
 
-from storbench_protocol.assignments import BarrierState, RestartReport, WorkerAssignment
+from storbench_protocol.assignments import (
+    AssignmentState,
+    BarrierState,
+    RestartReport,
+    StartReport,
+    WorkerAssignment,
+)
 from storbench_protocol.common import MAX_ID, RunStatus
 from storbench_protocol.facts import Heartbeat, HostFacts
 from storbench_protocol.progress import ProgressReport, WorkerProgressSample
@@ -100,3 +106,27 @@ def test_a_spooled_upload_written_before_this_package_still_reads() -> None:
     assert upload.fio_output == '{"jobs": []}' and upload.worker_cpu_percent == 0.4
     with pytest.raises(ValidationError):
         ResultUpload(fio_output="")
+
+
+@pytest.mark.parametrize(
+    "facts", [{"clock_uncertainty_ms": False}, {"cpu_count": "2"}, {"memory_bytes": 1.5}, {"hostname": 7}]
+)
+def test_a_value_of_another_type_than_the_schema_states_is_refused_not_coerced(facts: object) -> None:
+    with pytest.raises(ValidationError):
+        Heartbeat.model_validate({"facts": facts})
+
+
+def test_times_and_statuses_arrive_as_json_strings() -> None:
+    report = StartReport.model_validate({"fio_started_at": "2026-01-02T03:04:05+00:00", "clock_offset_ms": 2})
+    assert report.fio_started_at == datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    assert report.clock_offset_ms == 2.0
+    with pytest.raises(ValidationError):
+        StartReport.model_validate({"fio_started_at": "2026-01-02T03:04:05"})  # whose clock?
+    assert AssignmentState.model_validate({"id": 1, "status": "cancelled"}).status is RunStatus.cancelled
+
+
+def test_integers_are_json_schemas_integers() -> None:
+    assert RestartReport.model_validate({"spooled": [6.0, 7]}).spooled == [6, 7]
+    for not_an_integer in (6.5, "6", True):
+        with pytest.raises(ValidationError):
+            RestartReport.model_validate({"spooled": [not_an_integer]})
