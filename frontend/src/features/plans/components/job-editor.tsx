@@ -33,8 +33,10 @@ function bytesHint(value: FioJob["bs"] | FioJob["size"] | undefined) {
 }
 
 /**
- * Edits the common fio options of each job; other options are kept and listed. Under each job, what
- * the API made of it (sizes as the byte counts fio will read) or its reason per rejected option.
+ * Edits the common fio options of each job; other options are kept and listed. Next to each field,
+ * what the API made of it (sizes as the byte counts fio will read) or its reason for refusing it
+ * (refusals of other options are listed by the form, see editorFields); under each job, the job as
+ * fio will run it.
  */
 export function JobEditor({ drafts, onChange, validation }: JobEditorProps) {
   const update = (key: string, patch: Partial<JobDraft>) =>
@@ -48,8 +50,6 @@ export function JobEditor({ drafts, onChange, validation }: JobEditorProps) {
         const extras = Object.entries(draft.extra);
         const errors = optionErrors(validation, index);
         const normalised = validation.status === "valid" ? validation.jobs[index] : undefined;
-        const shown = fieldsOf(draft);
-        const otherErrors = Object.entries(errors).filter(([option]) => !shown.includes(option));
         return (
           <fieldset key={draft.key} className="job-fieldset">
             <legend>
@@ -145,15 +145,6 @@ export function JobEditor({ drafts, onChange, validation }: JobEditorProps) {
                 </label>
               </div>
             </div>
-            {otherErrors.length ? (
-              <ul className="field-error small">
-                {otherErrors.map(([option, reasons]) => (
-                  <li key={option}>
-                    <code>{option}</code>: {reasons.join("; ")}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
             {normalised ? (
               <p className="small">
                 As fio will run it: <code className="mono">{describeJob(normalised)}</code>
@@ -182,7 +173,7 @@ export function JobEditor({ drafts, onChange, validation }: JobEditorProps) {
   );
 }
 
-/** The options the editor shows for a draft (their errors go next to them). */
+/** The options the editor shows for a draft (the API's errors on them go next to them). */
 function fieldsOf(draft: JobDraft): string[] {
   const fields = ["name", "rw", "bs", "iodepth", "numjobs", "size", "runtime", "ioengine"];
   return MIXED.has(draft.rw) ? [...fields, "rwmixread"] : fields;
