@@ -2,7 +2,36 @@
 
 from typing import Any
 
-from pydantic import BaseModel, create_model, model_serializer
+from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model, model_serializer
+
+# Text the databases can store: PostgreSQL refuses NUL characters in text (SQLite would keep them).
+NO_NUL = r"^[^\x00]*$"
+# A name: something besides blanks, and no NUL.
+NAME = r"^[^\x00]*[^\s\x00][^\x00]*$"
+
+
+def _json_integer(value: object) -> object:
+    """A JSON number, not a string or a boolean (pydantic's lax int would take "5" and true)."""
+    if isinstance(value, str | bool):
+        raise ValueError("must be an integer (a JSON number, not a string or a boolean)")
+    return value
+
+
+# After an int's constraints (pydantic documents constraints placed after a validator as unknown
+# keys): `Annotated[int, Field(ge=1, strict=False), JSON_INTEGER]` takes 5 and 5.0 (an integer to
+# JSON Schema), never "5" or true, in strict and lax models alike.
+JSON_INTEGER = BeforeValidator(_json_integer)
+
+
+class RequestBody(BaseModel):
+    """A JSON request body whose values must have the types its schema states: 5, not "5"; false, not 0.
+
+    Pydantic would otherwise coerce them, and the schema would not say what the API accepts. Integers
+    take JSON_INTEGER (5.0 is an integer to JSON Schema); enums and datetimes stay lax
+    (`Field(strict=False)`): JSON carries them as strings.
+    """
+
+    model_config = ConfigDict(strict=True)
 
 
 class SparseModel(BaseModel):

@@ -6,13 +6,14 @@ from pydantic import BaseModel, Field
 
 from storbench_api.ids import IdField
 from storbench_api.models import Role
+from storbench_api.wire import NO_NUL, RequestBody
 
 
 class PasswordGrant(BaseModel):
     """OAuth2's password flow (application/x-www-form-urlencoded): the username is the email."""
 
     grant_type: str | None = Field(default=None, pattern=r"^password$")
-    username: str = Field(min_length=1, max_length=254)
+    username: str = Field(min_length=1, max_length=254, pattern=NO_NUL)
     password: str = Field(min_length=1, max_length=1024)
     scope: str = ""
 
@@ -41,10 +42,10 @@ class MeOut(BaseModel):
     role: Role
 
 
-class LoginIn(BaseModel):
+class LoginIn(RequestBody):
     """Email and password for a browser session."""
 
-    email: str = Field(min_length=3, max_length=254)
+    email: str = Field(min_length=3, max_length=254, pattern=NO_NUL)
     password: str = Field(min_length=1, max_length=1024)
 
 
@@ -54,14 +55,14 @@ class SessionOut(MeOut):
     csrf_token: str
 
 
-class PasswordChange(BaseModel):
+class PasswordChange(RequestBody):
     """A new password, proven by the current one."""
 
     current_password: str = Field(min_length=1, max_length=1024)
     new_password: str = Field(min_length=10, max_length=1024)
 
 
-class TeamSwitch(BaseModel):
+class TeamSwitch(RequestBody):
     """The team a session should act in."""
 
     team_id: IdField

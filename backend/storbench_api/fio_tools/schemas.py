@@ -2,9 +2,9 @@
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, RootModel, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
 
-from storbench_api.wire import SparseModel
+from storbench_api.wire import RequestBody, SparseModel
 from storbench_fio.job import FioJob
 
 # What a job must satisfy beyond its schema (for operations' 422 documentation).
@@ -35,12 +35,14 @@ class FioJobIn(RootModel[Annotated[dict[FioOptionName, FioOptionValue], Field(ma
     and an `rw`. The API answers with the jobs normalised, or 422 with one error per option.
     """
 
+    model_config = ConfigDict(strict=True)
+
 
 class FioJobOut(SparseModel, FioJob):
     """An fio job as storbench normalised it: only the options it sets, sizes in bytes, times in seconds."""
 
 
-class JobsIn(BaseModel):
+class JobsIn(RequestBody):
     """Jobs to check, as JSON objects of fio options."""
 
     jobs: list[FioJobIn] = Field(
@@ -54,7 +56,7 @@ class JobsOut(BaseModel):
     jobs: list[FioJobOut]
 
 
-class FioTextIn(BaseModel):
+class FioTextIn(RequestBody):
     """A job file or a pasted fio command line."""
 
     text: str = Field(

@@ -6,20 +6,20 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from storbench_api.ids import IdField
-from storbench_api.wire import SparseModel
+from storbench_api.wire import JSON_INTEGER, NO_NUL, RequestBody, SparseModel
 from storbench_protocol.facts import HostFacts
 
 HostStatus = Literal["online", "busy", "offline", "revoked"]
 HOST_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$"
 
 
-class HostCreate(BaseModel):
+class HostCreate(RequestBody):
     """Register a host by name; its worker then authenticates with the returned token."""
 
     name: str = Field(pattern=HOST_NAME_PATTERN, examples=["nas-client-01"])
 
 
-class HostUpdate(BaseModel):
+class HostUpdate(RequestBody):
     """Labels to start runs on groups of hosts (e.g. every NFS client of one rack)."""
 
     labels: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]] = Field(max_length=50)
@@ -73,12 +73,14 @@ class HostList(BaseModel):
     total: int
 
 
-class EnrollmentTokenCreate(BaseModel):
+class EnrollmentTokenCreate(RequestBody):
     """How long, and for how many hosts, the token works."""
 
-    name: str | None = Field(default=None, max_length=120, examples=["nas clients, rack 4"])
-    expires_in_hours: int = Field(default=24, ge=1, le=24 * 90)
-    uses: int = Field(default=1, ge=1, le=10_000, description="how many hosts may enroll with it")
+    name: str | None = Field(default=None, max_length=120, pattern=NO_NUL, examples=["nas clients, rack 4"])
+    expires_in_hours: Annotated[int, Field(ge=1, le=24 * 90, strict=False), JSON_INTEGER] = 24
+    uses: Annotated[int, Field(ge=1, le=10_000, strict=False), JSON_INTEGER] = Field(
+        default=1, description="how many hosts may enroll with it"
+    )
     replaces_host_id: IdField | None = Field(
         default=None, description="re-enroll this existing host (new credential, same name and history), once"
     )

@@ -7,15 +7,16 @@ from pydantic import BaseModel, Field, field_validator
 
 from storbench_api.ids import IdField
 from storbench_api.models import TargetKind
+from storbench_api.wire import RequestBody
 
 
-class TargetCreate(BaseModel):
+class TargetCreate(RequestBody):
     """A directory or block device on one of the team's hosts."""
 
     name: str = Field(min_length=1, max_length=120, examples=["nas-perf-01 /mnt/nas"])
     host_id: IdField
     path: str = Field(min_length=1, max_length=1024, examples=["/mnt/nas/storbench"])
-    kind: TargetKind = TargetKind.directory
+    kind: TargetKind = Field(default=TargetKind.directory, strict=False)
     storage_class: str | None = Field(default=None, max_length=120)
     description: str | None = Field(default=None, max_length=2000)
 
@@ -60,7 +61,7 @@ class TargetList(BaseModel):
     total: int
 
 
-class TargetUpdate(BaseModel):
+class TargetUpdate(RequestBody):
     """Change a target's labels; only an owner may mark a block device destructive."""
 
     storage_class: str | None = Field(default=None, max_length=120)

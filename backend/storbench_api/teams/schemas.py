@@ -1,11 +1,13 @@
 """Team, member and invitation bodies."""
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
 from storbench_api.ids import IdField
 from storbench_api.models import Role
+from storbench_api.wire import JSON_INTEGER, NAME, NO_NUL, RequestBody
 
 
 class TeamOut(BaseModel):
@@ -24,10 +26,10 @@ class TeamList(BaseModel):
     total: int
 
 
-class TeamCreate(BaseModel):
+class TeamCreate(RequestBody):
     """A new team; its creator becomes its owner."""
 
-    name: str = Field(min_length=1, max_length=120, pattern=r"\S")
+    name: str = Field(min_length=1, max_length=120, pattern=NAME)
 
 
 class MemberOut(BaseModel):
@@ -46,18 +48,18 @@ class MemberList(BaseModel):
     total: int
 
 
-class MemberUpdate(BaseModel):
+class MemberUpdate(RequestBody):
     """A member's new role."""
 
-    role: Role
+    role: Role = Field(strict=False)
 
 
-class InvitationCreate(BaseModel):
+class InvitationCreate(RequestBody):
     """An invitation link with a role and an expiry."""
 
-    role: Role = Role.member
-    email: str | None = Field(default=None, max_length=254)
-    expires_in_hours: int = Field(default=72, ge=1, le=24 * 30)
+    role: Role = Field(default=Role.member, strict=False)
+    email: str | None = Field(default=None, max_length=254, pattern=NO_NUL)
+    expires_in_hours: Annotated[int, Field(ge=1, le=24 * 30, strict=False), JSON_INTEGER] = 72
 
 
 class InvitationOut(BaseModel):
@@ -85,9 +87,9 @@ class InvitationList(BaseModel):
     total: int
 
 
-class InvitationAccept(BaseModel):
+class InvitationAccept(RequestBody):
     """Accept an invitation: sign in with an existing account or create one."""
 
     token: str = Field(min_length=10, max_length=200)
-    email: str = Field(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+$")
+    email: str = Field(min_length=3, max_length=254, pattern=r"^[^@\s\x00]+@[^@\s\x00]+$")
     password: str = Field(min_length=10, max_length=1024)

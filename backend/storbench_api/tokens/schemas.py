@@ -1,18 +1,20 @@
 """API token request and response bodies."""
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
 from storbench_api.models import Role
+from storbench_api.wire import JSON_INTEGER, NAME, RequestBody
 
 
-class TokenCreate(BaseModel):
+class TokenCreate(RequestBody):
     """A named token acting with a role in the caller's team."""
 
-    name: str = Field(min_length=1, max_length=120, examples=["nightly regression pipeline"])
-    role: Role = Role.member
-    expires_in_days: int | None = Field(default=90, ge=1, le=3650)
+    name: str = Field(min_length=1, max_length=120, pattern=NAME, examples=["nightly regression pipeline"])
+    role: Role = Field(default=Role.member, strict=False)
+    expires_in_days: Annotated[int, Field(ge=1, le=3650, strict=False), JSON_INTEGER] | None = 90
 
 
 class ApiTokenOut(BaseModel):
