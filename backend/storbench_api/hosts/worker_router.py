@@ -11,10 +11,12 @@ from fastapi import APIRouter, Request, status
 from storbench_api.broker import host_queue
 from storbench_api.db import utcnow
 from storbench_api.deps import DB, CurrentHost
+from storbench_api.errors import Conflict
 from storbench_api.hosts import broker_access
 from storbench_api.hosts.enrollment import enroll_host
 from storbench_api.hosts.service import record_heartbeat
 from storbench_api.models import Host
+from storbench_api.openapi import errors
 from storbench_api.rate_limit import limit_sign_in
 from storbench_api.settings import get_settings
 from storbench_protocol.facts import Heartbeat
@@ -29,6 +31,7 @@ router = APIRouter(prefix="/worker", tags=["worker"])
     response_model=Enrolled,
     status_code=status.HTTP_201_CREATED,
     summary="Register with an enrollment token",
+    responses=errors(Conflict),
 )
 def enroll(request: Request, body: EnrollRequest, db: DB) -> Enrolled:
     """Exchange an enrollment token for this host's own worker credential."""
