@@ -18,10 +18,11 @@ from storbench_api.fio_tools.schemas import FioJobIn, FioJobOut
 from storbench_api.ids import IdField
 from storbench_api.models import RunStatus, TargetKind
 from storbench_api.results.schemas import ResultOut
+from storbench_api.wire import RequestBody
 from storbench_protocol.progress import Direction, DirectionSample
 
 
-class RunCreate(BaseModel):
+class RunCreate(RequestBody):
     """Start a run on a target from a saved plan, a preset, or inline jobs (exactly one)."""
 
     target_id: IdField
