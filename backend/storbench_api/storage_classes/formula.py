@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Final
 
 __all__ = [

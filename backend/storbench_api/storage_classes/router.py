@@ -5,7 +5,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, status
 
 from storbench_api.deps import DB, ReadAccess, WriteAccess
+from storbench_api.errors import Conflict
 from storbench_api.ids import IdPath
+from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.storage_classes import repository, service
 from storbench_api.storage_classes.expected import Provisioned
 from storbench_api.storage_classes.schemas import (
@@ -20,6 +22,11 @@ from storbench_api.storage_classes.schemas import (
 router = APIRouter(prefix="/storage-classes", tags=["storage classes"])
 
 Figure = Annotated[float | None, Query(ge=0, le=1e9)]
+# What a spec must satisfy beyond its schema (its 422s name the field).
+SPEC_RULES = (
+    "each formula must be one the spec's grammar reads (storage_classes/formula.py), min_capacity_gib "
+    "at most max_capacity_gib, and one expectation per metric and workload"
+)
 
 
 @router.get("", response_model=StorageClassList, summary="The storage class catalogue")
@@ -29,7 +36,14 @@ def list_classes(db: DB, principal: ReadAccess) -> StorageClassList:
     return StorageClassList(items=items, total=len(items))
 
 
-@router.post("", response_model=StorageClassOut, status_code=status.HTTP_201_CREATED, summary="Add a class")
+@router.post(
+    "",
+    response_model=StorageClassOut,
+    status_code=status.HTTP_201_CREATED,
+    summary="Add a class",
+    responses=errors(Conflict),
+    openapi_extra=rules_beyond_schema(SPEC_RULES),
+)
 def create_class(body: StorageClassCreate, db: DB, principal: WriteAccess) -> StorageClassOut:
     """A team's own class with its spec (version 1)."""
     storage_class = service.create_class(db, principal.team_id, principal.actor, body)
@@ -43,7 +57,13 @@ def get_class(class_id: IdPath, db: DB, principal: ReadAccess) -> StorageClassOu
     return service.describe(service.get_class(db, principal.team_id, class_id))
 
 
-@router.patch("/{class_id}", response_model=StorageClassOut, summary="Change a team's class")
+@router.patch(
+    "/{class_id}",
+    response_model=StorageClassOut,
+    summary="Change a team's class",
+    responses=errors(Conflict),
+    openapi_extra=rules_beyond_schema(SPEC_RULES),
+)
 def update_class(
     class_id: IdPath, body: StorageClassUpdate, db: DB, principal: WriteAccess
 ) -> StorageClassOut:
