@@ -5381,6 +5381,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description The request body is larger than this operation accepts */
             413: {
                 headers: {
@@ -5390,7 +5399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: each formula must be one the spec's grammar reads (storage_classes/formula.py), min_capacity_gib at most max_capacity_gib, and one expectation per metric and workload */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5519,6 +5528,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description The request body is larger than this operation accepts */
             413: {
                 headers: {
@@ -5528,7 +5546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: each formula must be one the spec's grammar reads (storage_classes/formula.py), min_capacity_gib at most max_capacity_gib, and one expectation per metric and workload */
             422: {
                 headers: {
                     [name: string]: unknown;
