@@ -26,6 +26,8 @@ from storbench_api.models import (
     Role,
     Run,
     RunStatus,
+    StorageClass,
+    StorageClassSpec,
     Team,
     User,
 )
@@ -124,7 +126,16 @@ def world(db: Session) -> World:
         kind="api",
         role=Role.viewer,
     )
-    db.add_all([assignment, enrollment, invitation, api_token])
+    storage_class = StorageClass(
+        team_id=team.id, name="filer", vendor="v", product="p", tier="t", protocol="nfs", medium="ssd", source="s"
+    )
+    spec = StorageClassSpec(
+        storage_class=storage_class,
+        version=1,
+        expectations=[{"metric": "iops", "workload": "any", "formula": "100"}],
+        created_by="matrix",
+    )
+    db.add_all([assignment, enrollment, invitation, api_token, storage_class, spec])
     db.commit()
     tokens["enrollment_token"] = enrollment_secret
     ids = {
@@ -137,6 +148,7 @@ def world(db: Session) -> World:
         "user_id": viewer_id,
         "invitation_id": invitation.id,
         "preset_id": "randread-4k-iops",
+        "class_id": storage_class.id,
     }
     return World(tokens=tokens, ids=ids)
 
