@@ -127,7 +127,14 @@ def world(db: Session) -> World:
         role=Role.viewer,
     )
     storage_class = StorageClass(
-        team_id=team.id, name="filer", vendor="v", product="p", tier="t", protocol="nfs", medium="ssd", source="s"
+        team_id=team.id,
+        name="filer",
+        vendor="v",
+        product="p",
+        tier="t",
+        protocol="nfs",
+        medium="ssd",
+        source="s",
     )
     spec = StorageClassSpec(
         storage_class=storage_class,

@@ -1,13 +1,16 @@
 """Assessing a stored result: its spec check per direction and the advisor's findings."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
+from sqlalchemy.orm import Session
 
 from storbench_api.advisor.findings import Evidence, Finding, MeasuredDirection, advise, judgements
+from storbench_api.models import Target
 from storbench_api.models.storage_class import StorageClassSpec
+from storbench_api.storage_classes import repository as storage_classes_repository
 from storbench_api.storage_classes.expected import Provisioned, Verdict, expected_figures
 from storbench_api.storage_classes.schemas import ExpectedFigure, Metric, SpecIn, Workload
 from storbench_protocol.facts import HostFacts
@@ -45,6 +48,22 @@ class SpecContext:
     provisioned: Provisioned
 
 
+def spec_context(db: Session, target: Target | None) -> SpecContext | None:
+    """The current spec of the target's storage class at its provisioned figures, if it has a class."""
+    if target is None or target.storage_class_id is None:
+        return None
+    storage_class = storage_classes_repository.get_class(db, target.team_id, target.storage_class_id)
+    if storage_class is None or not storage_class.specs:
+        return None
+    return SpecContext(
+        spec=storage_class.specs[-1],
+        protocol=storage_class.protocol.value,
+        provisioned=Provisioned(
+            capacity_gib=target.capacity_gib, iops=target.provisioned_iops, mbps=target.provisioned_mbps
+        ),
+    )
+
+
 def host_facts(raw: dict[str, Any] | None) -> HostFacts | None:
     """A host's stored facts, or None when there are none or they cannot be read."""
     if not raw:
@@ -55,7 +74,7 @@ def host_facts(raw: dict[str, Any] | None) -> HostFacts | None:
         return None
 
 
-def measured_directions(detail: dict[str, Any]) -> list[MeasuredDirection]:
+def measured_directions(detail: Mapping[str, dict[str, Any]]) -> list[MeasuredDirection]:
     """A stored result's per-direction detail as the advisor reads it."""
     directions = []
     for name, d in detail.items():

@@ -24,6 +24,10 @@ class AuditDetails(SparseModel):
     path: str | None = None
     kind: TargetKind | None = None
     storage_class: str | None = None
+    storage_class_id: int | None = None
+    capacity_gib: float | None = None
+    provisioned_iops: float | None = None
+    provisioned_mbps: float | None = None
     description: str | None = None
     destructive: bool | None = None
     # A run started: on which target, from which plan, with writes to a device confirmed.

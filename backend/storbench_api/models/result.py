@@ -52,6 +52,14 @@ class Result(TimestampMixin, Base):
     raw_output_id: Mapped[int | None] = mapped_column(
         ForeignKey("raw_outputs.id", ondelete="SET NULL"), index=True
     )
+    # fio's error number for the job (0: none).
+    error: Mapped[int] = mapped_column(default=0)
+    # The spec version the result was judged by, and what the advisor said when it was stored.
+    storage_class_spec_id: Mapped[int | None] = mapped_column(
+        ForeignKey("storage_class_specs.id", ondelete="SET NULL"), index=True
+    )
+    spec_checks: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    findings: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
 
     directions: Mapped[list["ResultDirection"]] = relationship(
         back_populates="result", lazy="raise", order_by="ResultDirection.direction"

@@ -2,7 +2,7 @@
 
 import enum
 
-from sqlalchemy import Enum, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import Enum, Float, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from storbench_api.db import Base, TimestampMixin
@@ -28,7 +28,15 @@ class Target(TimestampMixin, Base):
     name: Mapped[str] = mapped_column(String(120))
     path: Mapped[str] = mapped_column(String(1024))
     kind: Mapped[TargetKind] = mapped_column(Enum(TargetKind, native_enum=False, length=16))
+    # A free label, or the name of the storage class the target is judged by.
     storage_class: Mapped[str | None] = mapped_column(String(120))
+    storage_class_id: Mapped[int | None] = mapped_column(
+        ForeignKey("storage_classes.id", ondelete="SET NULL"), index=True
+    )
+    # What was provisioned: the spec's formulas are evaluated at these figures.
+    capacity_gib: Mapped[float | None] = mapped_column(Float)
+    provisioned_iops: Mapped[float | None] = mapped_column(Float)
+    provisioned_mbps: Mapped[float | None] = mapped_column(Float)
     description: Mapped[str | None] = mapped_column(Text)
     # Only an owner may mark a block device as one whose data may be destroyed.
     destructive: Mapped[bool] = mapped_column(default=False)

@@ -6,7 +6,9 @@ from typing import Annotated
 from fastapi import UploadFile
 from pydantic import BaseModel, Field
 
-from storbench_api.ids import IdField
+from storbench_api.advisor.findings import Finding
+from storbench_api.advisor.service import SpecCheck
+from storbench_api.ids import MAX_ID
 
 
 class LatencyOut(BaseModel):
@@ -60,6 +62,12 @@ class ResultOut(BaseModel):
     cpu: CpuOut | None
     # The job's options as fio printed them in its output (global options merged in).
     options: dict[str, str]
+    error: int = Field(description="fio's error number for the job (0: none)")
+    storage_class_spec_id: int | None = Field(description="the storage class spec version it was judged by")
+    spec_checks: list[SpecCheck] = Field(
+        description="each direction against the spec line for its kind of test"
+    )
+    findings: list[Finding] = Field(description="the methodology advisor's findings, most serious first")
 
 
 class ResultList(BaseModel):
@@ -73,7 +81,8 @@ class ImportForm(BaseModel):
     """An fio output to import, and what to file it under (multipart/form-data)."""
 
     file: UploadFile = Field(description="fio's output as produced or pasted")
-    target_id: IdField | None = None
+    # A form field is text: "12" is the id 12 here (JSON bodies take only numbers).
+    target_id: Annotated[int | None, Field(ge=1, le=MAX_ID)] = None
     storage_class: Annotated[str | None, Field(max_length=120)] = None
     host_name: Annotated[str | None, Field(max_length=255)] = None
     label: Annotated[str | None, Field(max_length=200)] = None

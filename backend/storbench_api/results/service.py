@@ -5,9 +5,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from storbench_api.advisor import service as advisor
+from storbench_api.advisor.findings import Finding
+from storbench_api.advisor.service import SpecCheck
 from storbench_api.auth.service import Principal
 from storbench_api.errors import Invalid, PayloadTooLarge
-from storbench_api.models import RawOutput, Result, ResultDirection
+from storbench_api.models import RawOutput, Result, ResultDirection, Target
 from storbench_api.results import repository
 from storbench_api.results.schemas import CpuOut, DirectionOut, ImportForm, ImportOut, LatencyOut, ResultOut
 from storbench_api.targets import service as targets_service
@@ -78,6 +81,7 @@ def import_output(db: Session, principal: Principal, form: ImportForm) -> Import
         report=report,
         host_name=form.host_name,
         target_id=target.id if target else None,
+        target=target,
         imported=True,
         storage_class=form.storage_class or (target.storage_class if target else None),
         label=form.label or (target.name if target else form.file.filename),
@@ -113,6 +117,8 @@ def _direction_detail(direction: DirectionResult) -> dict[str, Any]:
         "io_bytes": direction.io_bytes,
         "runtime_ms": direction.runtime_ms,
         "total_ios": direction.total_ios,
+        "short_ios": direction.short_ios,
+        "dropped_ios": direction.dropped_ios,
         "lat_ns": _latency_detail(direction.lat_ns),
         "clat_ns": _latency_detail(direction.clat_ns),
         "slat_ns": _latency_detail(direction.slat_ns),
@@ -154,8 +160,11 @@ def store_report(
     partial: bool = False,
     storage_class: str | None = None,
     label: str | None = None,
+    target: Target | None = None,
+    facts: dict[str, Any] | None = None,
+    hosts_in_run: int = 1,
 ) -> list[Result]:
-    """Store the raw output once and one result per job; flushed, not committed."""
+    """Store the raw output once and one result per job, each assessed; flushed, not committed."""
     raw_bytes = raw_text.encode()
     raw = RawOutput(
         team_id=team_id,
@@ -166,7 +175,21 @@ def store_report(
     db.add(raw)
     db.flush()
     results = []
+    spec = advisor.spec_context(db, target)
+    host = advisor.host_facts(facts)
     for index, job in enumerate(report.jobs):
+        options = {**report.global_options, **job.job_options}
+        detail: dict[str, dict[str, Any]] = {name: _direction_detail(d) for name, d in job.directions.items()}
+        assessment = advisor.assess(
+            options=options,
+            directions=advisor.measured_directions(detail),
+            error=job.error,
+            facts=host,
+            target_path=target.path if target else None,
+            target_kind=target.kind.value if target else None,
+            hosts_in_run=hosts_in_run,
+            spec=spec,
+        )
         result = Result(
             team_id=team_id,
             run_id=run_id,
@@ -181,10 +204,14 @@ def store_report(
             partial=partial,
             storage_class=storage_class,
             label=label,
-            options={**report.global_options, **job.job_options},
+            options=options,
             cpu=job.cpu.model_dump(mode="json") if job.cpu else {},
-            detail={name: _direction_detail(d) for name, d in job.directions.items()},
+            detail=detail,
             raw_output_id=raw.id,
+            error=job.error,
+            storage_class_spec_id=spec.spec.id if spec else None,
+            spec_checks=[c.model_dump(mode="json") for c in assessment.spec_checks],
+            findings=[f.model_dump(mode="json") for f in assessment.findings],
         )
         result.directions = [_direction_row(name, d) for name, d in job.directions.items()]
         db.add(result)
@@ -235,4 +262,8 @@ def describe(result: Result) -> ResultOut:
         directions=directions,
         cpu=CpuOut(**result.cpu) if result.cpu else None,
         options=result.options,
+        error=result.error,
+        storage_class_spec_id=result.storage_class_spec_id,
+        spec_checks=[SpecCheck.model_validate(c) for c in result.spec_checks],
+        findings=[Finding.model_validate(f) for f in result.findings],
     )

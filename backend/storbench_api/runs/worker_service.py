@@ -92,6 +92,9 @@ def store_result(db: Session, host: Host, assignment_id: int, upload: ResultUplo
             partial=upload.stopped_early is not None,
             storage_class=run.target.storage_class,
             label=run.target.name,
+            target=run.target,
+            facts=assignment.host.facts,
+            hosts_in_run=len(run.assignments),
         )
         lifecycle.finish_measured(
             assignment,

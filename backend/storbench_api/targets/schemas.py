@@ -2,12 +2,16 @@
 
 import posixpath
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import BaseModel, Field, field_validator
 
 from storbench_api.ids import IdField
 from storbench_api.models import TargetKind
 from storbench_api.wire import RequestBody
+
+# A provisioned figure (GiB, IOPS or MB/s): positive and within what any volume is sold in.
+Provisioned = Annotated[float | None, Field(gt=0, le=1e9)]
 
 
 class TargetCreate(RequestBody):
@@ -17,7 +21,14 @@ class TargetCreate(RequestBody):
     host_id: IdField
     path: str = Field(min_length=1, max_length=1024, examples=["/mnt/nas/storbench"])
     kind: TargetKind = Field(default=TargetKind.directory, strict=False)
-    storage_class: str | None = Field(default=None, max_length=120)
+    storage_class: str | None = Field(default=None, max_length=120, description="a free label")
+    storage_class_id: IdField | None = Field(
+        default=None,
+        description="the storage class its results are judged by (GET /storage-classes)",
+    )
+    capacity_gib: Provisioned = Field(default=None, description="provisioned capacity in GiB")
+    provisioned_iops: Provisioned = None
+    provisioned_mbps: Provisioned = Field(default=None, description="provisioned throughput in MB/s")
     description: str | None = Field(default=None, max_length=2000)
 
     @field_validator("name")
@@ -49,6 +60,10 @@ class TargetOut(BaseModel):
     path: str
     kind: TargetKind
     storage_class: str | None
+    storage_class_id: int | None
+    capacity_gib: float | None
+    provisioned_iops: float | None
+    provisioned_mbps: float | None
     description: str | None
     destructive: bool
     created_at: datetime
@@ -65,5 +80,9 @@ class TargetUpdate(RequestBody):
     """Change a target's labels; only an owner may mark a block device destructive."""
 
     storage_class: str | None = Field(default=None, max_length=120)
+    storage_class_id: IdField | None = None
+    capacity_gib: Provisioned = None
+    provisioned_iops: Provisioned = None
+    provisioned_mbps: Provisioned = None
     description: str | None = Field(default=None, max_length=2000)
     destructive: bool | None = None

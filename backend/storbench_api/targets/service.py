@@ -10,6 +10,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.errors import Conflict, Invalid, NotFound
 from storbench_api.hosts import repository as hosts_repository
 from storbench_api.models import Host, Target, TargetKind
+from storbench_api.storage_classes import repository as storage_classes_repository
 from storbench_api.targets import repository
 from storbench_api.targets.schemas import TargetCreate, TargetOut, TargetUpdate
 from storbench_fio.confine import target_path_problem
@@ -34,13 +35,18 @@ def create_target(db: Session, principal: Principal, body: TargetCreate) -> Targ
     if repository.target_by_name(db, team_id, body.name) is not None:
         raise Conflict(f"a target named '{body.name}' already exists in this team")
     ensure_placeable(host, body.kind, body.path, roots_must_be_known=False)
+    class_name = _class_name(db, team_id, body.storage_class_id)
     target = Target(
         team_id=team_id,
         host_id=host.id,
         name=body.name,
         path=body.path,
         kind=body.kind,
-        storage_class=body.storage_class,
+        storage_class=body.storage_class or class_name,
+        storage_class_id=body.storage_class_id,
+        capacity_gib=body.capacity_gib,
+        provisioned_iops=body.provisioned_iops,
+        provisioned_mbps=body.provisioned_mbps,
         description=body.description,
         destructive=False,
     )
@@ -75,6 +81,14 @@ def update_target(db: Session, principal: Principal, target_id: int, body: Targe
         target.destructive = bool(body.destructive)
     if "storage_class" in given:
         target.storage_class = body.storage_class
+    if "storage_class_id" in given:
+        class_name = _class_name(db, principal.team_id, body.storage_class_id)
+        target.storage_class_id = body.storage_class_id
+        if "storage_class" not in given:
+            target.storage_class = class_name
+    for field in ("capacity_gib", "provisioned_iops", "provisioned_mbps"):
+        if field in given:
+            setattr(target, field, given[field])
     if "description" in given:
         target.description = body.description
     audit.record(
@@ -89,6 +103,19 @@ def update_target(db: Session, principal: Principal, target_id: int, body: Targe
     )
     db.flush()
     return target
+
+
+def _class_name(db: Session, team_id: int, class_id: int | None) -> str | None:
+    """The name of a storage class the team can see; Invalid naming the field otherwise."""
+    if class_id is None:
+        return None
+    found = storage_classes_repository.get_class(db, team_id, class_id)
+    if found is None:
+        raise Invalid(
+            f"storage class {class_id} does not exist (GET /api/v1/storage-classes lists them)",
+            [{"field": "storage_class_id", "value": str(class_id), "reason": "unknown storage class"}],
+        )
+    return found.name
 
 
 def ensure_placeable(host: Host, kind: TargetKind, path: str, *, roots_must_be_known: bool) -> None:
@@ -142,6 +169,10 @@ def describe(target: Target) -> TargetOut:
         path=target.path,
         kind=target.kind,
         storage_class=target.storage_class,
+        storage_class_id=target.storage_class_id,
+        capacity_gib=target.capacity_gib,
+        provisioned_iops=target.provisioned_iops,
+        provisioned_mbps=target.provisioned_mbps,
         description=target.description,
         destructive=target.destructive,
         created_at=target.created_at,

@@ -221,3 +221,36 @@ def test_progress_streams_live_while_fio_runs_and_is_kept_with_the_result(
         final = api.get(f"/runs/{run['id']}").json()["results"][0]["directions"]["read"]
         mean_of_seconds = sum(p["directions"]["read"]["iops"] for p in progress) / len(progress)
         assert mean_of_seconds == pytest.approx(final["iops"], rel=0.25)
+
+
+def test_a_buffered_read_of_a_small_file_is_flagged_by_the_advisor_and_judged_by_the_class(
+    stack: Stack, host: dict[str, Any]
+) -> None:
+    with stack.client() as api:
+        ssd = next(c for c in api.get("/storage-classes").json()["items"] if c["name"] == "SSD cloud disk")
+        changed = api.patch(
+            f"/targets/{host['target']['id']}", json={"storage_class_id": ssd["id"], "capacity_gib": 800}
+        )
+        assert changed.status_code == 200, changed.text
+        buffered = {**QUICK_JOB, "direct": False}
+        run = api.post("/runs", json={"target_id": host["target"]["id"], "jobs": [buffered]}).json()
+        try:
+            done = _wait_terminal(stack, run["id"])
+        finally:
+            api.patch(
+                f"/targets/{host['target']['id']}", json={"storage_class_id": None, "capacity_gib": None}
+            )
+    assert done["status"] == "completed", done
+    (result,) = done["results"]
+    findings = {f["code"]: f for f in result["findings"]}
+    # fio really ran buffered on a 16 MiB file, far below this host's memory (the worker reported it).
+    assert findings["direct_off"]["severity"] == "warning"
+    assert findings["cached_read_file"]["severity"] == "warning"
+    assert "short_run" in findings  # a one-second run
+    assert "fio_error" not in findings
+    # One 4 KiB read in flight measures latency: judged against the class's 0.5-2 ms, and the page
+    # cache answered in microseconds.
+    (check,) = result["spec_checks"]
+    assert (check["metric"], check["expected"], check["verdict"]) == ("latency", 2, "above")
+    assert "above_spec" in findings
+    assert result["storage_class_spec_id"] == ssd["spec"]["id"]

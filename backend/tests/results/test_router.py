@@ -83,3 +83,36 @@ def test_binary_garbage_is_refused_as_not_text(client: TestClient, owner: Caller
     files = {"file": ("x.bin", bytes([0xFF, 0xFE, 0x00, 0xD8, 0x00, 0xDC]) * 3, "application/octet-stream")}
     response = client.post("/api/v1/results/import", files=files, headers=owner.headers)
     assert response.status_code == 422
+
+
+def test_an_import_on_a_classed_target_is_judged_against_its_spec_and_advised(
+    client: TestClient, db: Session, owner: Caller, fio_json: str
+) -> None:
+    host, _ = make_host(db, team=owner.team)
+    target = make_target(db, host=host, name="eff-100")
+    classes = client.get("/api/v1/storage-classes", headers=owner.headers).json()["items"]
+    efficiency = next(c for c in classes if c["name"] == "Efficiency cloud disk")
+    patched = client.patch(
+        f"/api/v1/targets/{target.id}",
+        json={"storage_class_id": efficiency["id"], "capacity_gib": 100},
+        headers=owner.headers,
+    )
+    assert patched.status_code == 200, patched.text
+    response = _import(client, owner, fio_json, target_id=str(target.id))
+    assert response.status_code == 201, response.text
+    (result,) = response.json()["results"]
+    # One 4 KiB read in flight is a latency test: judged against the class's 1-3 ms.
+    (check,) = result["spec_checks"]
+    latency_ms = result["directions"]["read"]["lat_ns"]["mean_ns"] / 1e6
+    assert (check["metric"], check["low"], check["expected"], check["unit"]) == ("latency", 1, 3, "ms")
+    assert check["measured"] == pytest.approx(latency_ms, abs=1e-3)
+    # The quick job read a 16 MiB file through the page cache, far faster than an efficiency disk.
+    assert check["verdict"] == "above"
+    codes = {f["code"] for f in result["findings"]}
+    assert {"direct_off", "short_run", "above_spec"} <= codes
+    assert (
+        client.get(f"/api/v1/results?target_id={target.id}", headers=owner.headers).json()["items"][0][
+            "findings"
+        ]
+        == result["findings"]
+    )

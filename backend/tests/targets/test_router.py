@@ -50,3 +50,31 @@ def test_a_target_cannot_be_placed_on_another_teams_host(
     assert client.post("/api/v1/targets", json=body, headers=owner.headers).status_code == 422
     foreign_target = make_target(db, host=foreign_host)
     assert client.get(f"/api/v1/targets/{foreign_target.id}", headers=owner.headers).status_code == 404
+
+
+def test_a_target_takes_a_storage_class_and_its_provisioned_capacity(
+    client: TestClient, db: Session, owner: Caller
+) -> None:
+    host, _ = make_host(db, team=owner.team)
+    classes = client.get("/api/v1/storage-classes", headers=owner.headers).json()["items"]
+    essd = next(c for c in classes if c["name"].startswith("Enhanced SSD"))
+    body = {
+        "name": "essd-2t",
+        "host_id": host.id,
+        "path": "/srv/essd",
+        "storage_class_id": essd["id"],
+        "capacity_gib": 2000,
+    }
+    created = client.post("/api/v1/targets", json=body, headers=owner.headers)
+    assert created.status_code == 201, created.text
+    assert created.json()["storage_class"] == essd["name"]  # the label follows the class
+    assert created.json()["capacity_gib"] == 2000
+    unknown = client.post(
+        "/api/v1/targets", json={**body, "name": "x", "storage_class_id": 999999}, headers=owner.headers
+    )
+    assert unknown.status_code == 422
+    assert unknown.json()["errors"][0]["field"] == "storage_class_id"
+    negative = client.post(
+        "/api/v1/targets", json={**body, "name": "y", "capacity_gib": -1}, headers=owner.headers
+    )
+    assert negative.status_code == 422

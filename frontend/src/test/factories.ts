@@ -135,6 +135,10 @@ export function makeTarget(overrides: Partial<Target> = {}): Target {
     path: "/mnt/netapp/bench",
     kind: "directory",
     storage_class: "nfs",
+    storage_class_id: null,
+    capacity_gib: null,
+    provisioned_iops: null,
+    provisioned_mbps: null,
     description: null,
     destructive: false,
     created_at: CREATED,
@@ -208,6 +212,10 @@ export function makeResult(overrides: Partial<Result> = {}): Result {
     directions: { read: makeDirection() },
     cpu: { usr_pct: 12.5, sys_pct: 30.25, ctx: 412_345 },
     options: { rw: "randread", bs: "4k" },
+    error: 0,
+    storage_class_spec_id: null,
+    spec_checks: [],
+    findings: [],
     ...overrides,
   };
 }

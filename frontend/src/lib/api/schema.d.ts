@@ -1253,6 +1253,8 @@ export interface components {
          * @description What an action changed; each action records only the fields that concern it.
          */
         AuditDetails: {
+            /** Capacity Gib */
+            capacity_gib?: number | null;
             /** Confirmed Destructive */
             confirmed_destructive?: boolean | null;
             /** Description */
@@ -1268,11 +1270,17 @@ export interface components {
             path?: string | null;
             /** Plan */
             plan?: string | null;
+            /** Provisioned Iops */
+            provisioned_iops?: number | null;
+            /** Provisioned Mbps */
+            provisioned_mbps?: number | null;
             /** Replaces Host */
             replaces_host?: string | null;
             role?: components["schemas"]["Role"] | null;
             /** Storage Class */
             storage_class?: string | null;
+            /** Storage Class Id */
+            storage_class_id?: number | null;
             /** Target */
             target?: string | null;
             /** Uses */
@@ -1636,6 +1644,27 @@ export interface components {
         FilesReleased: {
             /** Remove */
             remove: boolean;
+        };
+        /**
+         * Finding
+         * @description One methodology problem with a result, and its fix.
+         */
+        Finding: {
+            /**
+             * Code
+             * @description stable identifier, e.g. direct_off
+             */
+            code: string;
+            /**
+             * Direction
+             * @description read or write, when it concerns one
+             */
+            direction?: string | null;
+            /** Fix */
+            fix: string;
+            /** Message */
+            message: string;
+            severity: components["schemas"]["Severity"];
         };
         /**
          * FioJobIn
@@ -2598,6 +2627,16 @@ export interface components {
             directions: {
                 [key: string]: components["schemas"]["DirectionOut"];
             };
+            /**
+             * Error
+             * @description fio's error number for the job (0: none)
+             */
+            error: number;
+            /**
+             * Findings
+             * @description the methodology advisor's findings, most serious first
+             */
+            findings: components["schemas"]["Finding"][];
             /** Fio Version */
             fio_version: string | null;
             /** Host Name */
@@ -2618,8 +2657,18 @@ export interface components {
             partial: boolean;
             /** Run Id */
             run_id: number | null;
+            /**
+             * Spec Checks
+             * @description each direction against the spec line for its kind of test
+             */
+            spec_checks: components["schemas"]["SpecCheck"][];
             /** Storage Class */
             storage_class: string | null;
+            /**
+             * Storage Class Spec Id
+             * @description the storage class spec version it was judged by
+             */
+            storage_class_spec_id: number | null;
             /** Target Id */
             target_id: number | null;
         };
@@ -2824,6 +2873,38 @@ export interface components {
             team: components["schemas"]["TeamRef"];
         };
         /**
+         * Severity
+         * @description How much a finding puts the figure in doubt.
+         * @enum {string}
+         */
+        Severity: "critical" | "warning" | "info";
+        /**
+         * SpecCheck
+         * @description One direction's measured figure against the spec line for its kind of test.
+         */
+        SpecCheck: {
+            /** Direction */
+            direction: string;
+            /** Expected */
+            expected: number;
+            /** Formula */
+            formula: string;
+            /** Low */
+            low: number | null;
+            /** Measured */
+            measured: number;
+            metric: components["schemas"]["Metric"];
+            /**
+             * Percent
+             * @description measured as a percentage of expected
+             */
+            percent: number;
+            /** Unit */
+            unit: string;
+            verdict: components["schemas"]["Verdict"];
+            workload: components["schemas"]["Workload"];
+        };
+        /**
          * SpecIn
          * @description A spec: the expected figures and where they hold.
          */
@@ -2986,6 +3067,11 @@ export interface components {
          * @description A directory or block device on one of the team's hosts.
          */
         TargetCreate: {
+            /**
+             * Capacity Gib
+             * @description provisioned capacity in GiB
+             */
+            capacity_gib?: number | null;
             /** Description */
             description?: string | null;
             /** Host Id */
@@ -3002,8 +3088,23 @@ export interface components {
              * @example /mnt/nas/storbench
              */
             path: string;
-            /** Storage Class */
+            /** Provisioned Iops */
+            provisioned_iops?: number | null;
+            /**
+             * Provisioned Mbps
+             * @description provisioned throughput in MB/s
+             */
+            provisioned_mbps?: number | null;
+            /**
+             * Storage Class
+             * @description a free label
+             */
             storage_class?: string | null;
+            /**
+             * Storage Class Id
+             * @description the storage class its results are judged by (GET /storage-classes)
+             */
+            storage_class_id?: number | null;
         };
         /**
          * TargetKind
@@ -3026,6 +3127,8 @@ export interface components {
          * @description A storage target as listed.
          */
         TargetOut: {
+            /** Capacity Gib */
+            capacity_gib: number | null;
             /**
              * Created At
              * Format: date-time
@@ -3046,8 +3149,14 @@ export interface components {
             name: string;
             /** Path */
             path: string;
+            /** Provisioned Iops */
+            provisioned_iops: number | null;
+            /** Provisioned Mbps */
+            provisioned_mbps: number | null;
             /** Storage Class */
             storage_class: string | null;
+            /** Storage Class Id */
+            storage_class_id: number | null;
         };
         /**
          * TargetRef
@@ -3067,12 +3176,20 @@ export interface components {
          * @description Change a target's labels; only an owner may mark a block device destructive.
          */
         TargetUpdate: {
+            /** Capacity Gib */
+            capacity_gib?: number | null;
             /** Description */
             description?: string | null;
             /** Destructive */
             destructive?: boolean | null;
+            /** Provisioned Iops */
+            provisioned_iops?: number | null;
+            /** Provisioned Mbps */
+            provisioned_mbps?: number | null;
             /** Storage Class */
             storage_class?: string | null;
+            /** Storage Class Id */
+            storage_class_id?: number | null;
         };
         /**
          * TeamCreate
@@ -3159,6 +3276,12 @@ export interface components {
              */
             token_type?: string;
         };
+        /**
+         * Verdict
+         * @description How a measured figure stands against the spec.
+         * @enum {string}
+         */
+        Verdict: "meets" | "below" | "above";
         /**
          * WorkerAssignment
          * @description The work a host must do for one run (GET /worker/assignments/{id}).
