@@ -60,13 +60,15 @@ class Settings(BaseSettings):
     max_clock_offset: Seconds = timedelta(milliseconds=250)
     max_hosts_per_run: Annotated[int, Field(ge=1, le=1000)] = 64
 
-    # Limits applied to every fio job (the worker applies its own too)
-    max_numjobs: Annotated[int, Field(ge=1)] = 64
+    # Limits applied to every fio job (the worker applies its own too). The defaults allow every
+    # recipe vendors publish (128 jobs, the block guide's 1000 s); space is the target's free space.
+    max_numjobs: Annotated[int, Field(ge=1)] = 128
     max_iodepth: Annotated[int, Field(ge=1)] = 1024
     max_runtime: Seconds = timedelta(hours=1)
     max_jobs_per_plan: Annotated[int, Field(ge=1, le=1000)] = 32
     max_nrfiles: Annotated[int, Field(ge=1)] = 10_000
-    max_total_size_bytes: Annotated[int, Field(ge=1)] = 64 * 1024**3
+    # A deployment's own ceiling on what one run lays out (unset: the target's free space decides).
+    max_total_size_bytes: Annotated[int | None, Field(ge=1)] = None
     # API requests served at once (the rest wait their turn): below the database pool's 30
     # connections, so a burst never deadlocks the pool against the thread pool.
     max_requests_in_flight: Annotated[int, Field(ge=1, le=1000)] = 24
