@@ -4,7 +4,15 @@ from fastapi import APIRouter
 
 from storbench_api.deps import ReadAccess
 from storbench_api.fio_tools import service
-from storbench_api.fio_tools.schemas import FIO_JOB_RULES, FioTextIn, JobsIn, JobsOut, jobs_in, jobs_out
+from storbench_api.fio_tools.schemas import (
+    FIO_JOB_RULES,
+    FioTextIn,
+    JobsIn,
+    JobsOut,
+    NoticeOut,
+    jobs_in,
+    jobs_out,
+)
 from storbench_api.openapi import rules_beyond_schema
 
 router = APIRouter(prefix="/fio", tags=["fio"])
@@ -18,7 +26,10 @@ router = APIRouter(prefix="/fio", tags=["fio"])
 )
 def validate_text(body: FioTextIn, principal: ReadAccess) -> JobsOut:
     """200 with the normalised jobs, or 422 with one {option, value, reason} per offending option."""
-    return JobsOut(jobs=jobs_out(service.jobs_from_text(body.text)))
+    jobs, notices = service.jobs_from_text(body.text)
+    return JobsOut(
+        jobs=jobs_out(jobs), notices=[NoticeOut.model_validate(n, from_attributes=True) for n in notices]
+    )
 
 
 @router.post(

@@ -50,10 +50,19 @@ class JobsIn(RequestBody):
     )
 
 
+class NoticeOut(BaseModel):
+    """How a paste was read where that differs from its literal text (a rejoined line, a variable)."""
+
+    option: str = Field(description="the option or word concerned ('command' for the paste as a whole)")
+    value: str
+    message: str
+
+
 class JobsOut(BaseModel):
     """Jobs as storbench normalised them."""
 
     jobs: list[FioJobOut]
+    notices: list[NoticeOut] = Field(default_factory=list, description="how a pasted text was read, to check")
 
 
 class FioTextIn(RequestBody):

@@ -5,9 +5,9 @@ from typing import Any
 
 from storbench_api.errors import Invalid
 from storbench_api.settings import get_settings
-from storbench_fio.errors import OptionError
+from storbench_fio.errors import Notice, OptionError
 from storbench_fio.job import FioJob, FioJobError, validate_job_dict
-from storbench_fio.jobfile import parse_fio_text
+from storbench_fio.jobfile import parse_fio_paste
 from storbench_fio.safety import SafetyLimits, SafetyTarget, check_jobs_safety
 
 
@@ -31,13 +31,15 @@ def _raise_invalid(errors: list[dict[str, Any]]) -> None:
     raise Invalid(f"fio job rejected: {shown}: {first['reason']}{more}", errors)
 
 
-def jobs_from_text(text: str) -> list[dict[str, Any]]:
-    """Normalised jobs from a pasted job file or fio command line; Invalid per offending option."""
+def jobs_from_text(text: str) -> tuple[list[dict[str, Any]], list[Notice]]:
+    """Normalised jobs from a pasted job file or fio command line, and how the paste was read
+    where that differs from its literal text; Invalid per offending option."""
     try:
-        jobs = parse_fio_text(text)
+        paste = parse_fio_paste(text)
     except FioJobError as exc:
         _raise_invalid(_error_items(exc.errors))
-    return normalise_jobs([job.model_dump(mode="json", exclude_none=True) for job in jobs])
+    jobs = normalise_jobs([job.model_dump(mode="json", exclude_none=True) for job in paste.jobs])
+    return jobs, list(paste.notices)
 
 
 def _limit_errors(job: FioJob, prefix: str) -> list[dict[str, Any]]:

@@ -33,3 +33,20 @@ def test_every_offending_option_is_listed(client: TestClient, owner: Caller) -> 
 
 def test_validation_needs_a_signed_in_user(client: TestClient) -> None:
     assert client.post("/api/v1/fio/validate", json={"text": "fio --name=x"}).status_code == 401
+
+
+def test_a_vendor_guide_paste_validates_and_says_how_it_was_read(client: TestClient, owner: Caller) -> None:
+    # As a user copies it from a guide: a shell prompt, a variable set first, an option name broken
+    # across two lines by the page's layout.
+    text = (
+        "$ DEPTH=64\n"
+        "$ fio -name=seqread -rw=read -bs=1024k -iodepth=$DEPTH -direct=1 -ioengine=libaio -run\n"
+        "time=60 -size=1G -group_reporting\n"
+    )
+    response = client.post("/api/v1/fio/validate", json={"text": text}, headers=owner.headers)
+    assert response.status_code == 200, response.text
+    (job,) = response.json()["jobs"]
+    assert (job["iodepth"], job["runtime"], job["bs"]) == (64, 60, 1024 * 1024)
+    notices = response.json()["notices"]
+    assert {n["option"] for n in notices} >= {"runtime"}
+    assert any("DEPTH" in n["message"] or n["value"] == "$DEPTH" for n in notices), notices

@@ -2286,6 +2286,11 @@ export interface components {
         JobsOut: {
             /** Jobs */
             jobs: components["schemas"]["FioJobOut"][];
+            /**
+             * Notices
+             * @description how a pasted text was read, to check
+             */
+            notices?: components["schemas"]["NoticeOut"][];
         };
         /**
          * LatencyOut
@@ -2372,6 +2377,21 @@ export interface components {
          * @enum {string}
          */
         Metric: "iops" | "throughput" | "latency";
+        /**
+         * NoticeOut
+         * @description How a paste was read where that differs from its literal text (a rejoined line, a variable).
+         */
+        NoticeOut: {
+            /** Message */
+            message: string;
+            /**
+             * Option
+             * @description the option or word concerned ('command' for the paste as a whole)
+             */
+            option: string;
+            /** Value */
+            value: string;
+        };
         /**
          * PasswordChange
          * @description A new password, proven by the current one.
