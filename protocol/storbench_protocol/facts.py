@@ -54,7 +54,9 @@ class HostFacts(WireModel):
     block_devices: list[HostBlockDevice] = Field(default_factory=list)
     # The directories and block devices the worker was started with (--allow): nothing else is touched.
     allowed_roots: list[str] = Field(default_factory=list)
+    # The NFS client's RPC slot table: its starting size, and the most it grows to (newer kernels).
     sunrpc_tcp_slot_table_entries: Int | None = None
+    sunrpc_tcp_max_slot_table_entries: Int | None = None
     # Server clock minus host clock, and half the round trip it was measured with (once measured).
     clock_offset_ms: float | None = None
     clock_uncertainty_ms: float | None = None

@@ -50,9 +50,9 @@ def _mounts() -> list[HostMount]:
     return mounts
 
 
-def _sunrpc_slots() -> int | None:
+def _sunrpc_slots(name: str = "tcp_slot_table_entries") -> int | None:
     try:
-        return int(Path("/proc/sys/sunrpc/tcp_slot_table_entries").read_text().strip())
+        return int(Path("/proc/sys/sunrpc", name).read_text().strip())
     except (OSError, ValueError):
         return None
 
@@ -99,4 +99,5 @@ def collect_facts(allowed_roots: Sequence[Path] = ()) -> HostFacts:
         block_devices=block_devices(),
         allowed_roots=[str(root) for root in allowed_roots],
         sunrpc_tcp_slot_table_entries=_sunrpc_slots(),
+        sunrpc_tcp_max_slot_table_entries=_sunrpc_slots("tcp_max_slot_table_entries"),
     )

@@ -268,7 +268,8 @@ def nfs_slot_table(evidence: Evidence) -> list[Finding]:
     if evidence.facts is None or not _on_nfs(evidence):
         return []
     facts = evidence.facts
-    limit = getattr(facts, "sunrpc_tcp_max_slot_table_entries", None) or facts.sunrpc_tcp_slot_table_entries
+    # Newer kernels grow the table up to its maximum; older ones keep the fixed size.
+    limit = facts.sunrpc_tcp_max_slot_table_entries or facts.sunrpc_tcp_slot_table_entries
     if limit is None or limit >= evidence.job.in_flight:
         return []
     return [

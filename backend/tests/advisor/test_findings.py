@@ -147,6 +147,9 @@ def test_nfs_findings_need_an_nfs_target() -> None:
     on_nfs = clean(facts=few_slots, target_path="/mnt/nas/bench")
     assert "nfs_slot_table" in codes(on_nfs)
     assert "nfs_slot_table" not in codes(clean(facts=few_slots))  # local ext4
+    # A kernel that grows the table to 65,536 slots is not capped by its starting size of 2.
+    growing = few_slots.model_copy(update={"sunrpc_tcp_max_slot_table_entries": 65536})
+    assert "nfs_slot_table" not in codes(clean(facts=growing, target_path="/mnt/nas/bench"))
     windows = FACTS.model_copy(update={"os": "Windows-10-10.0.19045-SP0"})
     assert "windows_nfs_single_job" in codes(clean(facts=windows, target_path="/mnt/nas/x"))
     assert "windows_nfs_single_job" not in codes(

@@ -2007,6 +2007,8 @@ export interface components {
             nics?: components["schemas"]["HostNic"][];
             /** Os */
             os?: string | null;
+            /** Sunrpc Tcp Max Slot Table Entries */
+            sunrpc_tcp_max_slot_table_entries?: number | null;
             /** Sunrpc Tcp Slot Table Entries */
             sunrpc_tcp_slot_table_entries?: number | null;
         };
@@ -2041,6 +2043,8 @@ export interface components {
             nics?: components["schemas"]["HostNic"][];
             /** Os */
             os?: string | null;
+            /** Sunrpc Tcp Max Slot Table Entries */
+            sunrpc_tcp_max_slot_table_entries?: number | null;
             /** Sunrpc Tcp Slot Table Entries */
             sunrpc_tcp_slot_table_entries?: number | null;
         };
