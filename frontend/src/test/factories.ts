@@ -7,6 +7,8 @@ import type {
   AuditEvent,
   Direction,
   EnrollmentToken,
+  ExpectedSpec,
+  Finding,
   FioJob,
   Health,
   Host,
@@ -22,6 +24,9 @@ import type {
   RunAggregate,
   RunProgressEvent,
   Session,
+  SpecCheck,
+  SpecFigure,
+  StorageClass,
   Target,
   TeamMembership,
 } from "../lib/api/types";
@@ -142,6 +147,89 @@ export function makeTarget(overrides: Partial<Target> = {}): Target {
     description: null,
     destructive: false,
     created_at: CREATED,
+    ...overrides,
+  };
+}
+
+export function makeStorageClass(overrides: Partial<StorageClass> = {}): StorageClass {
+  return {
+    id: 21,
+    name: "AWS gp3",
+    vendor: "AWS",
+    product: "EBS",
+    tier: "gp3",
+    protocol: "block",
+    medium: "ssd",
+    source: "https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html",
+    published: true,
+    version: 1,
+    spec: {
+      id: 40,
+      version: 1,
+      created_at: CREATED,
+      created_by: "storbench",
+      expectations: [{ metric: "iops", formula: "3000 + provisioned_iops", workload: "any" }],
+      min_hosts: 1,
+    },
+    ...overrides,
+  };
+}
+
+export function makeSpecFigure(overrides: Partial<SpecFigure> = {}): SpecFigure {
+  return {
+    metric: "iops",
+    workload: "any",
+    unit: "IOPS",
+    expected: 20_000,
+    low: null,
+    formula: "min(3 * capacity_gib, 20000)",
+    low_formula: null,
+    note: null,
+    ...overrides,
+  };
+}
+
+export function makeExpectedSpec(overrides: Partial<ExpectedSpec> = {}): ExpectedSpec {
+  return {
+    storage_class_id: 21,
+    spec_id: 40,
+    version: 1,
+    capacity_gib: 1000,
+    provisioned_iops: null,
+    provisioned_mbps: null,
+    iops: makeSpecFigure(),
+    throughput: makeSpecFigure({ metric: "throughput", unit: "MB/s", expected: 300, formula: "min(0.25 * capacity_gib, 300)" }),
+    latency: makeSpecFigure({ metric: "latency", unit: "ms", expected: 2, low: 0.5, formula: "2", low_formula: "0.5" }),
+    figures: [],
+    min_hosts: 1,
+    warnings: [],
+    ...overrides,
+  };
+}
+
+export function makeSpecCheck(overrides: Partial<SpecCheck> = {}): SpecCheck {
+  return {
+    direction: "read",
+    metric: "iops",
+    workload: "random_read",
+    unit: "IOPS",
+    expected: 20_000,
+    low: null,
+    measured: 20_200,
+    percent: 101,
+    verdict: "meets",
+    formula: "min(3 * capacity_gib, 20000)",
+    ...overrides,
+  };
+}
+
+export function makeFinding(overrides: Partial<Finding> = {}): Finding {
+  return {
+    code: "queue_depth_low",
+    severity: "warning",
+    message: "iodepth 1 cannot reach the provisioned IOPS.",
+    fix: "Raise iodepth to 32.",
+    direction: "read",
     ...overrides,
   };
 }

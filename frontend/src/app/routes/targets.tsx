@@ -19,7 +19,7 @@ export function TargetsRoute() {
       <div className="layout-main-side">
         <section aria-label="Target list">
           <QueryState isPending={targets.isPending} error={targets.error} label="targets">
-            <TargetsTable targets={targets.data?.items ?? []} canManageDestructive={isOwner(role)} />
+            <TargetsTable targets={targets.data?.items ?? []} canManageDestructive={isOwner(role)} canEdit={canWrite(role)} />
             <ShownOf page={targets.data} noun="targets" />
           </QueryState>
         </section>

@@ -83,6 +83,14 @@ export type Target = Schema<"TargetOut">;
 export type TargetCreate = Schema<"TargetCreate">;
 export type TargetUpdate = Schema<"TargetUpdate">;
 
+// Storage classes and their specs
+export type StorageClass = Schema<"StorageClassOut">;
+export type ExpectedSpec = Schema<"ExpectedSpec">;
+/** One figure a class's spec promises at a capacity (not a preset's published figure). */
+export type SpecFigure = Schema<"ExpectedFigure">;
+export type SpecCheck = Schema<"SpecCheck">;
+export type Finding = Schema<"Finding">;
+
 // fio jobs, presets, plans
 /** One fio job as the API normalised it: sizes in bytes, times in seconds, unset options left out. */
 export type FioJob = Schema<"FioJobOut">;

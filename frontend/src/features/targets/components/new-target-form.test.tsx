@@ -10,6 +10,7 @@ describe("new target form", () => {
       ...shellRoutes(),
       "GET /api/v1/hosts": { body: page([makeHost({ id: 1, name: "nfs-client-01" }), makeHost({ id: 2, name: "efs-client" })]) },
       "GET /api/v1/targets": { body: page([]) },
+      "GET /api/v1/storage-classes": { body: page([]) },
       "POST /api/v1/targets": {
         status: 422,
         body: {
@@ -30,7 +31,7 @@ describe("new target form", () => {
     await user.selectOptions(within(form).getByLabelText("Host"), "efs-client");
     await user.type(within(form).getByLabelText("Path"), "mnt/efs");
     await user.selectOptions(within(form).getByLabelText("Kind"), "Directory");
-    await user.type(within(form).getByLabelText(/Storage class/), "efs");
+    await user.type(within(form).getByLabelText(/Storage label/), "efs");
     await user.click(within(form).getByRole("button", { name: "Create target" }));
 
     const path = within(form).getByLabelText("Path");
@@ -55,6 +56,7 @@ describe("new target form", () => {
       ...shellRoutes(),
       "GET /api/v1/hosts": { body: page([makeHost()]) },
       "GET /api/v1/targets": { body: page([]) },
+      "GET /api/v1/storage-classes": { body: page([]) },
       "POST /api/v1/targets": { status: 201, body: created },
     });
     const { user } = renderApp("/targets");

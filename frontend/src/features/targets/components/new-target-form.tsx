@@ -3,6 +3,7 @@ import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { fieldErrors } from "../../../lib/api-client";
 import type { TargetCreate, TargetKind } from "../../../lib/api/types";
+import { StorageClassFields, storageClassBody } from "../../storage-classes/components/storage-class-fields";
 import { useCreateTarget } from "../api/create-target";
 import { KIND_LABELS } from "./targets-table";
 
@@ -11,10 +12,10 @@ export interface HostOption {
   name: string;
 }
 
-const FIELDS = ["name", "host_id", "path", "kind", "storage_class", "description"] as const;
+const FIELDS = ["name", "host_id", "path", "kind", "storage_class", "storage_class_id", "capacity_gib", "description"] as const;
 const STORAGE_CLASS_SUGGESTIONS = ["nfs", "smb", "cephfs", "lustre", "efs", "fsx", "azure-files", "filestore", "local-nvme", "san"];
 
-const EMPTY = { name: "", hostId: "", path: "", kind: "directory" as TargetKind, storageClass: "", description: "" };
+const EMPTY = { name: "", hostId: "", path: "", kind: "directory" as TargetKind, storageClass: "", classId: "", capacityGib: "", description: "" };
 
 /** Registers a storage target: a directory (NAS/NFS/cloud mount) or a block device on a host. */
 export function NewTargetForm({ hosts }: { hosts: HostOption[] }) {
@@ -31,6 +32,9 @@ export function NewTargetForm({ hosts }: { hosts: HostOption[] }) {
       path: values.path.trim(),
       kind: values.kind,
     };
+    const spec = storageClassBody(values);
+    if (spec.storage_class_id !== null) body.storage_class_id = spec.storage_class_id;
+    if (spec.capacity_gib !== null) body.capacity_gib = spec.capacity_gib;
     if (values.storageClass.trim()) body.storage_class = values.storageClass.trim();
     if (values.description.trim()) body.description = values.description.trim();
     createMutation.mutate(body, { onSuccess: () => setValues(EMPTY) });
@@ -88,7 +92,8 @@ export function NewTargetForm({ hosts }: { hosts: HostOption[] }) {
               </select>
             )}
           </FormField>
-          <FormField label="Storage class" optional errors={errors.storage_class}>
+          <StorageClassFields values={values} onChange={set} errors={errors} />
+          <FormField label="Storage label" optional errors={errors.storage_class} hint="A free label; the class's name when left empty">
             {(control) => (
               <>
                 <input

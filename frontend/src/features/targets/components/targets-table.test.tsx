@@ -12,6 +12,7 @@ function routes(role: "owner" | "member", targets = [directory, device]) {
     ...shellRoutes({ role }),
     "GET /api/v1/hosts": { body: page([makeHost()]) },
     "GET /api/v1/targets": { body: page(targets) },
+    "GET /api/v1/storage-classes": { body: page([]) },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Target } from "../../../lib/api/types";
 import { DestructiveWritesControl } from "./destructive-writes-control";
+import { TargetSpecEditor } from "./target-spec-editor";
 
 export const KIND_LABELS = { directory: "Directory", block_device: "Block device" } as const;
 
@@ -7,9 +8,11 @@ interface TargetsTableProps {
   targets: Target[];
   /** Team owners may allow or refuse writes to block devices. */
   canManageDestructive?: boolean;
+  /** Members and owners may change a target's storage class and capacity. */
+  canEdit?: boolean;
 }
 
-export function TargetsTable({ targets, canManageDestructive = false }: TargetsTableProps) {
+export function TargetsTable({ targets, canManageDestructive = false, canEdit = false }: TargetsTableProps) {
   if (targets.length === 0) return <p className="muted">No targets yet.</p>;
   const anyDevice = targets.some((target) => target.kind === "block_device");
   return (
@@ -22,6 +25,9 @@ export function TargetsTable({ targets, canManageDestructive = false }: TargetsT
           <th scope="col">Path</th>
           <th scope="col">Kind</th>
           <th scope="col">Storage class</th>
+          <th scope="col" className="num">
+            Capacity
+          </th>
           <th scope="col">Description</th>
           {anyDevice ? <th scope="col">Device writes</th> : null}
         </tr>
@@ -43,7 +49,11 @@ export function TargetsTable({ targets, canManageDestructive = false }: TargetsT
                 </>
               ) : null}
             </td>
-            <td>{target.storage_class ?? "—"}</td>
+            <td>
+              {target.storage_class ?? "—"}
+              {canEdit ? <TargetSpecEditor target={target} /> : null}
+            </td>
+            <td className="num">{target.capacity_gib === null ? "—" : `${target.capacity_gib.toLocaleString("en-US")} GiB`}</td>
             <td className="small">{target.description ?? ""}</td>
             {anyDevice ? (
               <td className="small">

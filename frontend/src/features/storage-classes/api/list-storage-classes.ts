@@ -1,0 +1,18 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import type { Schema } from "../../../lib/api/types";
+
+export const storageClassesQueryKey = ["storage-classes"] as const;
+
+/** GET /storage-classes: the published catalogue and the team's own classes. */
+export function listStorageClassesQueryOptions() {
+  return queryOptions({
+    queryKey: [...storageClassesQueryKey, "list"],
+    queryFn: ({ signal }) => apiRequest<Schema<"StorageClassList">>("/storage-classes", { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useStorageClasses() {
+  return useQuery(listStorageClassesQueryOptions());
+}
