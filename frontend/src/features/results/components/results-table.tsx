@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Direction, DirectionName, Result } from "../../../lib/api/types";
 import { formatBandwidth, formatDateTime, formatIops, formatNs } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
+import { FindingsCount, SpecCheckBadges } from "./result-advice";
 
 export interface TargetName {
   id: number;
@@ -42,6 +43,7 @@ export function ResultsTable({ results, targets }: ResultsTableProps) {
             <th scope="col" className="num">
               p99 latency
             </th>
+            <th scope="col">Spec</th>
             <th scope="col">fio</th>
             <th scope="col">Source</th>
           </tr>
@@ -77,6 +79,8 @@ function ResultRow({ result, direction, figures, targetName }: ResultRowProps) {
   const mean = figures ? meanSource(figures) : null;
   const p99 = figures ? percentile(percentileSource(figures), "99") : undefined;
   const label = result.label ?? targetName;
+  // Each direction's row shows its own checks; a row without a direction shows them all.
+  const checks = direction ? result.spec_checks.filter((check) => check.direction === direction) : result.spec_checks;
   return (
     <tr>
       <td className="nowrap">
@@ -94,6 +98,12 @@ function ResultRow({ result, direction, figures, targetName }: ResultRowProps) {
       <td className="num">{formatBandwidth(figures?.bw_bytes)}</td>
       <td className="num">{formatNs(mean?.mean_ns)}</td>
       <td className="num">{formatNs(p99)}</td>
+      <td>
+        <span className="badges">
+          <SpecCheckBadges checks={checks} />
+          <FindingsCount findings={result.findings} />
+        </span>
+      </td>
       <td className="small">{result.fio_version ?? "—"}</td>
       <td>
         <span className="badges">

@@ -1,6 +1,7 @@
 import type { Result } from "../../../lib/api/types";
 import { formatBandwidth, formatBytes, formatCount, formatDuration, formatIops, formatNs, formatPercent } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
+import { FindingsList, SpecCheckBadges } from "../../results/components/result-advice";
 
 function optionText(value: unknown): string {
   return value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
@@ -75,6 +76,12 @@ export function ResultSummary({ result }: { result: Result }) {
           </tbody>
         </table>
       </div>
+      {result.spec_checks.length ? (
+        <div role="group" aria-label={`Spec checks of ${title}`}>
+          <SpecCheckBadges checks={result.spec_checks} showDirection />
+        </div>
+      ) : null}
+      <FindingsList findings={result.findings} label={`Findings for ${title}`} />
       {cpu ? (
         <dl className="inline-dl" aria-label={`CPU for ${title}`}>
           <div>

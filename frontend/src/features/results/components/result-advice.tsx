@@ -1,0 +1,66 @@
+import type { Finding, SpecCheck } from "../../../lib/api/types";
+
+const VERDICTS = {
+  meets: { text: "meets spec", badge: "badge-ok" },
+  below: { text: "below spec", badge: "badge-bad" },
+  above: { text: "above spec — server cache suspected", badge: "badge-warn" },
+} as const;
+
+function amount(value: number): string {
+  return value.toLocaleString("en-US", { maximumFractionDigits: 2 });
+}
+
+/** "meets spec (101% of 20,000 IOPS)". */
+export function specCheckText(check: SpecCheck): string {
+  const verdict = VERDICTS[check.verdict]?.text ?? check.verdict;
+  return `${verdict} (${Math.round(check.percent)}% of ${amount(check.expected)} ${check.unit})`;
+}
+
+function specCheckTitle(check: SpecCheck): string {
+  const low = check.low !== null ? `, at least ${amount(check.low)}` : "";
+  return `${check.direction} ${check.metric}: measured ${amount(check.measured)} ${check.unit}; the spec expects ${amount(check.expected)}${low} (${check.formula})`;
+}
+
+/** One compact badge per spec check: how the measured figure compares with what the class promises. */
+export function SpecCheckBadges({ checks, showDirection = false }: { checks: SpecCheck[]; showDirection?: boolean }) {
+  if (checks.length === 0) return null;
+  return (
+    <span className="badges">
+      {checks.map((check, index) => (
+        <span key={index} className={`badge ${VERDICTS[check.verdict]?.badge ?? "badge-muted"}`} title={specCheckTitle(check)}>
+          {showDirection ? `${check.direction} ${check.metric}: ` : ""}
+          {specCheckText(check)}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** "2 findings", or nothing. */
+export function FindingsCount({ findings }: { findings: Finding[] }) {
+  if (findings.length === 0) return null;
+  const worst = findings.some((f) => f.severity === "critical") ? "badge-bad" : findings.some((f) => f.severity === "warning") ? "badge-warn" : "badge-info";
+  return (
+    <span className={`badge ${worst}`} title={findings.map((f) => `${f.severity}: ${f.message}`).join("\n")}>
+      {findings.length === 1 ? "1 finding" : `${findings.length} findings`}
+    </span>
+  );
+}
+
+const SEVERITY_BADGES = { critical: "badge-bad", warning: "badge-warn", info: "badge-info" } as const;
+
+/** What the advisor noticed about a result: severity as text, the message and how to fix it. */
+export function FindingsList({ findings, label }: { findings: Finding[]; label: string }) {
+  if (findings.length === 0) return null;
+  return (
+    <ul className="findings" aria-label={label}>
+      {findings.map((finding, index) => (
+        <li key={`${finding.code}-${index}`}>
+          <span className={`badge ${SEVERITY_BADGES[finding.severity] ?? "badge-muted"}`}>{finding.severity}</span>{" "}
+          {finding.direction ? <span className="muted small">{finding.direction}: </span> : null}
+          {finding.message} <span className="small">Fix: {finding.fix}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
