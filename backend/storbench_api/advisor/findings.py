@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from storbench_api.advisor.job_facts import JobFacts, job_facts
 from storbench_api.storage_classes.expected import Judgement, Verdict, figure_for, judge
 from storbench_api.storage_classes.schemas import ExpectedFigure, Metric, Workload
+from storbench_fio.budget import human_bytes
 from storbench_protocol.facts import HostFacts, HostMount
 
 GIB = 1024**3
@@ -143,7 +144,7 @@ def cached_read_file(evidence: Evidence) -> list[Finding]:
     file_bytes = job.size_bytes
     if file_bytes >= 2 * memory:
         return []
-    size, ram = f"{file_bytes / GIB:.3g} GiB", f"{memory / GIB:.3g} GiB"
+    size, ram, twice = human_bytes(file_bytes), human_bytes(memory), human_bytes(2 * memory)
     if job.direct:
         return [
             Finding(
@@ -151,7 +152,7 @@ def cached_read_file(evidence: Evidence) -> list[Finding]:
                 severity=Severity.info,
                 message=f"the {size} test file is smaller than twice the host's {ram} of memory: "
                 "direct=1 skips the client's cache, but a server-side cache may still hold it",
-                fix=f"use size ≥ {2 * memory / GIB:.3g} GiB when reading through a server with a cache",
+                fix=f"use size ≥ {twice} when reading through a server with a cache",
             )
         ]
     return [
@@ -160,7 +161,7 @@ def cached_read_file(evidence: Evidence) -> list[Finding]:
             severity=Severity.warning,
             message=f"the {size} test file fits in the host's {ram} of memory and direct=0: "
             "reads came from the page cache",
-            fix=f"set direct=1, or use size ≥ {2 * memory / GIB:.3g} GiB (twice the host's memory)",
+            fix=f"set direct=1, or use size ≥ {twice} (twice the host's memory)",
         )
     ]
 
@@ -235,7 +236,9 @@ def client_bound(evidence: Evidence) -> list[Finding]:
         needed = math.ceil(spec.expected * 1e6 / (0.9 * link))
         more = max(needed - evidence.hosts_in_run, 1)
         plural = "s" if more > 1 else ""
-        fix = f"add {more} host{plural}: the spec's {spec.expected:g} MB/s needs {needed} at this link speed"
+        fix = (
+            f"add {more} host{plural}: the spec's {spec.expected:,.0f} MB/s needs {needed} at this link speed"
+        )
     return [
         Finding(
             code="client_bound",
@@ -333,7 +336,7 @@ def bandwidth_mismatch(evidence: Evidence) -> list[Finding]:
                 Finding(
                     code="bandwidth_mismatch",
                     severity=Severity.critical,
-                    message=f"{d.direction}: bandwidth {d.bw_bytes / 1e6:.4g} MB/s is not IOPS × block size "
+                    message=f"bandwidth {d.bw_bytes / 1e6:.4g} MB/s is not IOPS × block size "
                     f"({implied / 1e6:.4g} MB/s): the output is damaged "
                     "or the job's options are not the ones that ran",
                     fix="re-run, or import the complete fio output with its job options",
@@ -363,7 +366,7 @@ def fio_errors(evidence: Evidence) -> list[Finding]:
                 Finding(
                     code="short_ios",
                     severity=Severity.warning,
-                    message=f"{d.direction}: {short} short and {dropped} dropped I/Os",
+                    message=f"{short} short and {dropped} dropped I/Os",
                     fix="check the target's free space and errors in the host's kernel log, then re-run",
                     direction=d.direction,
                 )
@@ -408,7 +411,7 @@ def above_spec(evidence: Evidence) -> list[Finding]:
             Finding(
                 code="above_spec",
                 severity=Severity.warning,
-                message=f"{d.direction}: {judgement.percent:g}% of the spec's {line.expected:g} {line.unit}: "
+                message=f"{judgement.percent:g}% of the spec's {line.expected:,.6g} {line.unit}: "
                 "more than the storage delivers, a server-side cache answered",
                 fix="use a working set larger than the server's cache, "
                 "or drop the server's caches before the run",
