@@ -40,7 +40,8 @@ describe("live progress of a run", () => {
     stream.emit("progress", makeProgressEvent({ id: 1, elapsed_s: 1, percent: 1.7, eta_s: 59 }));
     stream.emit("progress", makeProgressEvent({ id: 2, elapsed_s: 2, percent: 3.3, eta_s: 58 }));
 
-    await waitFor(() => expect(chart.querySelectorAll(".recharts-line-dot")).toHaveLength(2));
+    // The chart library loads lazily: on a busy machine its first drawing can take a while.
+    await waitFor(() => expect(chart.querySelectorAll(".recharts-line-dot")).toHaveLength(2), { timeout: 5_000 });
     expect(bar).toHaveAttribute("aria-valuenow", "3.3");
     expect(bar).toHaveAttribute("aria-valuetext", "3.3%, 58s left");
     expect(within(live).getByText("3.3% · ETA 58s · 2s elapsed")).toBeInTheDocument();
@@ -48,7 +49,7 @@ describe("live progress of a run", () => {
     // A reconnected stream replays the run: nothing is drawn twice.
     stream.emit("progress", makeProgressEvent({ id: 1, elapsed_s: 1, percent: 1.7, eta_s: 59 }));
     stream.emit("progress", makeProgressEvent({ id: 3, elapsed_s: 3, percent: 5, eta_s: 57 }));
-    await waitFor(() => expect(chart.querySelectorAll(".recharts-line-dot")).toHaveLength(3));
+    await waitFor(() => expect(chart.querySelectorAll(".recharts-line-dot")).toHaveLength(3), { timeout: 5_000 });
     expect(bar).toHaveAttribute("aria-valuenow", "5");
     expect(container.querySelectorAll("[role=status]")).toHaveLength(1);
   });
@@ -149,7 +150,7 @@ describe("live progress of a run", () => {
     await waitFor(() => expect(second).toHaveAttribute("aria-valuenow", "41.5"));
     expect(screen.getByRole("progressbar", { name: "Progress on nfs-client-01" })).toHaveAttribute("aria-valuenow", "40");
     const chart = screen.getByRole("figure", { name: "Live throughput" });
-    expect(await within(chart).findByText("nfs-client-01 read")).toBeInTheDocument();
+    expect(await within(chart).findByText("nfs-client-01 read", {}, { timeout: 5_000 })).toBeInTheDocument();
     expect(within(chart).getByText("nfs-client-02 read")).toBeInTheDocument();
   });
 });
