@@ -9,7 +9,8 @@ from pydantic import BaseModel
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-# What FastAPI says when a body cannot be decoded at all (not UTF-8, a broken multipart envelope).
+# What FastAPI says when a body cannot be decoded at all (not UTF-8); Starlette's form parser says
+# its own words ("Invalid multipart data."). Both are 400s about the body, as are all the framework's.
 _UNPARSABLE_BODY = "There was an error parsing the body"
 
 
@@ -164,9 +165,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        if exc.status_code == 400 and exc.detail == _UNPARSABLE_BODY:
+        if exc.status_code == 400:
             # Like a body that is not JSON: one status for "this body cannot be used".
             reason = "the body could not be read: send UTF-8 JSON (or the form the operation takes)"
+            if exc.detail != _UNPARSABLE_BODY:
+                reason = f"{reason}; {str(exc.detail).rstrip('.')}"
             return JSONResponse(
                 error_body("validation_error", f"body: {reason}", [{"field": "body", "reason": reason}]),
                 status_code=422,

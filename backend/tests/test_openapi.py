@@ -138,6 +138,11 @@ def test_a_body_that_cannot_be_decoded_is_a_422_like_any_unreadable_body(
     response = client.post("/api/v1/teams", content=b'{"name": "\xff\xfe"}', headers=headers)
     assert response.status_code == 422
     assert response.json()["errors"] == [{"field": "body", "reason": response.json()["errors"][0]["reason"]}]
+    # A multipart envelope Starlette cannot parse, too.
+    envelope = {**owner.headers, "Content-Type": "multipart/form-data; boundary=b"}
+    broken = client.post("/api/v1/results/import", content=b"--b\r\n[[]]--b--\r\n", headers=envelope)
+    assert broken.status_code == 422
+    assert broken.json()["errors"][0]["field"] == "body"
 
 
 def test_host_facts_are_shown_as_the_worker_reported_them(
