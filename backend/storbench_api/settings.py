@@ -67,8 +67,10 @@ class Settings(BaseSettings):
     max_runtime: Seconds = timedelta(hours=1)
     max_jobs_per_plan: Annotated[int, Field(ge=1, le=1000)] = 32
     max_nrfiles: Annotated[int, Field(ge=1)] = 10_000
-    # A deployment's own ceiling on what one run lays out (unset: the target's free space decides).
-    max_total_size_bytes: Annotated[int | None, Field(ge=1)] = None
+    # A ceiling on what one run lays out, checked by the API before any host is asked (the worker
+    # then checks the target's free space): far above every published recipe (160 GiB at most),
+    # far below what a typo such as offset=50t asks for.
+    max_total_size_bytes: Annotated[int | None, Field(ge=1)] = 16 * 1024**4
     # API requests served at once (the rest wait their turn): below the database pool's 30
     # connections, so a burst never deadlocks the pool against the thread pool.
     max_requests_in_flight: Annotated[int, Field(ge=1, le=1000)] = 24
