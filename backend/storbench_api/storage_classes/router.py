@@ -8,7 +8,7 @@ from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.errors import Conflict
 from storbench_api.ids import IdPath
 from storbench_api.openapi import errors, rules_beyond_schema
-from storbench_api.storage_classes import repository, service
+from storbench_api.storage_classes import service
 from storbench_api.storage_classes.expected import Provisioned
 from storbench_api.storage_classes.schemas import (
     ExpectedSpec,
@@ -32,7 +32,7 @@ SPEC_RULES = (
 @router.get("", response_model=StorageClassList, summary="The storage class catalogue")
 def list_classes(db: DB, principal: ReadAccess) -> StorageClassList:
     """Published classes (cloud disks, NAS types, file-system tiers, drives) and the team's own."""
-    items = [service.describe(c) for c in repository.list_classes(db, principal.team_id)]
+    items = [service.describe(c) for c in service.list_classes(db, principal.team_id)]
     return StorageClassList(items=items, total=len(items))
 
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from storbench_api.models.storage_class import Medium, Protocol
 from storbench_api.storage_classes.formula import MAX_FORMULA_LENGTH, FormulaError, parse_formula
+from storbench_api.wire import JSON_INTEGER, RequestBody
 
 
 class Metric(enum.StrEnum):
@@ -50,13 +51,13 @@ def _checked(text: str) -> str:
     return text
 
 
-class Expectation(BaseModel):
+class Expectation(RequestBody):
     """One published figure: a formula for the expected value, or a range low..formula."""
 
     model_config = ConfigDict(extra="forbid")
 
-    metric: Metric
-    workload: Workload = Workload.any
+    metric: Metric = Field(strict=False)
+    workload: Workload = Field(default=Workload.any, strict=False)
     formula: FormulaText
     low_formula: FormulaText | None = Field(
         default=None, description="lower end when the vendor publishes a range (e.g. latency 0.5-2 ms)"
@@ -69,7 +70,7 @@ class Expectation(BaseModel):
         return None if value is None else _checked(value)
 
 
-class SpecIn(BaseModel):
+class SpecIn(RequestBody):
     """A spec: the expected figures and where they hold."""
 
     model_config = ConfigDict(extra="forbid")
@@ -77,7 +78,7 @@ class SpecIn(BaseModel):
     expectations: list[Expectation] = Field(min_length=1, max_length=40)
     min_capacity_gib: float | None = Field(default=None, ge=0, le=1e9)
     max_capacity_gib: float | None = Field(default=None, gt=0, le=1e9)
-    min_hosts: int = Field(default=1, ge=1, le=10_000)
+    min_hosts: Annotated[int, Field(ge=1, le=10_000, strict=False), JSON_INTEGER] = 1
     price_per_gib_month: float | None = Field(default=None, ge=0, le=1e6, description="price per GiB-month")
     notes: str | None = Field(default=None, max_length=2000)
 
@@ -100,7 +101,7 @@ class SpecIn(BaseModel):
 Text120 = Annotated[str, Field(min_length=1, max_length=120)]
 
 
-class StorageClassCreate(BaseModel):
+class StorageClassCreate(RequestBody):
     """A team's own storage class with its first spec."""
 
     model_config = ConfigDict(extra="forbid")
@@ -109,8 +110,8 @@ class StorageClassCreate(BaseModel):
     vendor: Text120
     product: Text120
     tier: Text120
-    protocol: Protocol
-    medium: Medium = Medium.unknown
+    protocol: Protocol = Field(strict=False)
+    medium: Medium = Field(default=Medium.unknown, strict=False)
     source: str = Field(min_length=1, max_length=2000, description="where the figures come from")
     spec: SpecIn
 
@@ -122,7 +123,7 @@ class StorageClassCreate(BaseModel):
         return value.strip()
 
 
-class StorageClassUpdate(BaseModel):
+class StorageClassUpdate(RequestBody):
     """Changes to a team's class; a new spec is a new version (results keep the one that judged them)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -131,7 +132,7 @@ class StorageClassUpdate(BaseModel):
     vendor: Text120 | None = None
     product: Text120 | None = None
     tier: Text120 | None = None
-    medium: Medium | None = None
+    medium: Medium | None = Field(default=None, strict=False)
     source: str | None = Field(default=None, min_length=1, max_length=2000)
     spec: SpecIn | None = None
 

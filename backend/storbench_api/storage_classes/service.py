@@ -1,5 +1,7 @@
 """Storage classes: the catalogue, teams' own classes, spec versions and expected figures."""
 
+from collections.abc import Sequence
+
 from sqlalchemy.orm import Session
 
 from storbench_api.audit import service as audit
@@ -17,6 +19,11 @@ from storbench_api.storage_classes.schemas import (
     StorageClassUpdate,
     Workload,
 )
+
+
+def list_classes(db: Session, team_id: int) -> Sequence[StorageClass]:
+    """The published catalogue and the team's own classes."""
+    return repository.list_classes(db, team_id)
 
 
 def get_class(db: Session, team_id: int, class_id: int) -> StorageClass:

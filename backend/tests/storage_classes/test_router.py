@@ -186,3 +186,10 @@ def test_viewers_read_the_catalogue_but_cannot_add_to_it(
     viewer = make_caller(db, team=owner.team, role=Role.viewer)
     assert catalogue(client, viewer)
     assert client.post(API, json=_team_class(), headers=viewer.headers).status_code == 403
+
+
+def test_a_spec_takes_the_types_its_schema_states(client: TestClient, owner: Caller) -> None:
+    spec = {"expectations": [{"metric": "iops", "formula": "100"}], "min_hosts": "2"}
+    response = client.post(API, json=_team_class(spec=spec), headers=owner.headers)
+    assert response.status_code == 422
+    assert "min_hosts" in response.text
