@@ -2,13 +2,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
-import type { FioJob } from "../../../lib/api/types";
+import type { FioJob, FioValidateResponse } from "../../../lib/api/types";
 import { validateFioQueryOptions } from "../api/validate-fio";
 
 const DEBOUNCE_MS = 400;
 
 type Validation =
-  | { text: string; status: "valid"; jobs: FioJob[] }
+  | { text: string; status: "valid"; jobs: FioJob[]; notices: FioValidateResponse["notices"] }
   | { text: string; status: "invalid"; error: unknown };
 
 interface FioTextInputProps {
@@ -30,7 +30,7 @@ export function FioTextInput({ onParsed }: FioTextInputProps) {
         (data) => {
           if (stale) return;
           const jobs = data.jobs;
-          setValidation({ text, status: "valid", jobs });
+          setValidation({ text, status: "valid", jobs, notices: data.notices ?? [] });
           onParsed(jobs);
         },
         (error: unknown) => {
@@ -73,10 +73,22 @@ export function FioTextInput({ onParsed }: FioTextInputProps) {
         ) : current.status === "invalid" ? (
           <ApiErrorAlert error={current.error} title="fio rejected this" />
         ) : (
-          <p className="alert alert-ok small">
-            Valid: {current.jobs.length} job{current.jobs.length === 1 ? "" : "s"} (
-            {current.jobs.map((job) => job.name).join(", ")}) loaded into the editor below.
-          </p>
+          <>
+            <p className="alert alert-ok small">
+              Valid: {current.jobs.length} job{current.jobs.length === 1 ? "" : "s"} (
+              {current.jobs.map((job) => job.name).join(", ")}) loaded into the editor below.
+            </p>
+            {current.notices && current.notices.length > 0 ? (
+              <ul className="small" aria-label="How the paste was read">
+                {current.notices.map((notice, index) => (
+                  <li key={index}>
+                    Read as: <code>{notice.value ? `${notice.option}=${notice.value}` : notice.option}</code>{" "}
+                    — {notice.message}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </>
         )}
       </div>
     </div>

@@ -67,6 +67,30 @@ describe("new plan form", () => {
     });
   });
 
+  it("says how a pasted vendor command was read (a rejoined option, a shell variable)", async () => {
+    installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/plans": { body: page([]) },
+      "GET /api/v1/presets": { body: page([makePreset()]) },
+      "POST /api/v1/fio/validate": {
+        body: {
+          jobs: [makeFioJob({ name: "seqread", rw: "read", bs: 1048576, iodepth: 64, runtime: 60 })],
+          notices: [
+            { option: "runtime", value: "60", message: "rejoined from 'run' and 'time' broken across two lines" },
+            { option: "iodepth", value: "$DEPTH", message: "the shell variable DEPTH set earlier in the paste: 64" },
+          ],
+        },
+      },
+      "POST /api/v1/fio/validate-jobs": echoValidation,
+    });
+    const { user } = renderApp("/plans");
+    const form = await screen.findByRole("form", { name: "New plan" });
+    await user.type(within(form).getByLabelText("fio job file or command line"), "$ fio -name=seqread -rw=read");
+    const notices = await within(form).findByRole("list", { name: "How the paste was read" }, { timeout: 3_000 });
+    expect(notices).toHaveTextContent("Read as: runtime=60 — rejoined from 'run' and 'time' broken across two lines");
+    expect(notices).toHaveTextContent("iodepth=$DEPTH — the shell variable DEPTH set earlier in the paste: 64");
+  });
+
   it("saves a plan whose hosts share one set of files, and lists it as such", async () => {
     let saved: Plan[] = [makePlan({ id: 5, name: "4k random read" })];
     const api = installFakeApi({
