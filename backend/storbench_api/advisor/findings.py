@@ -18,8 +18,6 @@ from storbench_api.storage_classes.schemas import ExpectedFigure, Metric, Worklo
 from storbench_fio.budget import human_bytes
 from storbench_protocol.facts import HostFacts, HostMount
 
-GIB = 1024**3
-
 
 class Severity(enum.StrEnum):
     """How much a finding puts the figure in doubt."""
@@ -67,11 +65,11 @@ class Evidence:
     hosts_in_run: int = 1
     min_hosts: int = 1
     figures: Sequence[ExpectedFigure] = field(default_factory=tuple)
+    # The job's parameters with fio's defaults, read once from the options for every rule.
+    job: JobFacts = field(init=False)
 
-    @property
-    def job(self) -> JobFacts:
-        """The job's parameters with fio's defaults."""
-        return job_facts(self.options)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "job", job_facts(self.options))
 
 
 Rule = Callable[[Evidence], list[Finding]]
