@@ -65,11 +65,14 @@ class Evidence:
     hosts_in_run: int = 1
     min_hosts: int = 1
     figures: Sequence[ExpectedFigure] = field(default_factory=tuple)
-    # The job's parameters with fio's defaults, read once from the options for every rule.
+    # The job's parameters with fio's defaults, and each direction against its spec line: worked
+    # out once here for every rule and for the spec checks stored with the result.
     job: JobFacts = field(init=False)
+    judged: list[tuple[MeasuredDirection, ExpectedFigure, Judgement]] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "job", job_facts(self.options))
+        object.__setattr__(self, "judged", _judge_all(self))
 
 
 Rule = Callable[[Evidence], list[Finding]]
@@ -381,7 +384,7 @@ def measured_value(direction: MeasuredDirection, metric: Metric) -> float | None
     return direction.lat_mean_ns / 1e6 if direction.lat_mean_ns else None
 
 
-def judgements(evidence: Evidence) -> list[tuple[MeasuredDirection, ExpectedFigure, Judgement]]:
+def _judge_all(evidence: Evidence) -> list[tuple[MeasuredDirection, ExpectedFigure, Judgement]]:
     """Each direction's figure against its spec line: the job's kind of test, else the workload's own line."""
     judged = []
     for d in _moving(evidence):
@@ -397,6 +400,11 @@ def judgements(evidence: Evidence) -> list[tuple[MeasuredDirection, ExpectedFigu
         if line is not None and value is not None:
             judged.append((d, line, judge(value, line)))
     return judged
+
+
+def judgements(evidence: Evidence) -> list[tuple[MeasuredDirection, ExpectedFigure, Judgement]]:
+    """Each direction's figure against its spec line (worked out when the evidence was gathered)."""
+    return evidence.judged
 
 
 def above_spec(evidence: Evidence) -> list[Finding]:

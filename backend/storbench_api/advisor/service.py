@@ -11,6 +11,7 @@ from storbench_api.advisor.findings import Evidence, Finding, MeasuredDirection,
 from storbench_api.models import Target
 from storbench_api.models.storage_class import StorageClassSpec
 from storbench_api.storage_classes import repository as storage_classes_repository
+from storbench_api.storage_classes import service as storage_classes_service
 from storbench_api.storage_classes.expected import Provisioned, Verdict, expected_figures
 from storbench_api.storage_classes.schemas import ExpectedFigure, Metric, SpecIn, Workload
 from storbench_protocol.facts import HostFacts
@@ -56,7 +57,7 @@ def spec_context(db: Session, target: Target | None) -> SpecContext | None:
     if storage_class is None or not storage_class.specs:
         return None
     return SpecContext(
-        spec=storage_class.specs[-1],
+        spec=storage_classes_service.current_spec(storage_class),
         protocol=storage_class.protocol.value,
         provisioned=Provisioned(
             capacity_gib=target.capacity_gib, iops=target.provisioned_iops, mbps=target.provisioned_mbps
