@@ -1,11 +1,12 @@
 """Measured results: one row per job × host, one row per direction for comparison queries."""
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Float, ForeignKey, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from storbench_api.db import Base, TimestampMixin
+from storbench_api.db import Base, TimestampMixin, utcnow
 
 
 class RawOutput(TimestampMixin, Base):
@@ -60,6 +61,15 @@ class Result(TimestampMixin, Base):
     )
     spec_checks: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     findings: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    # When fio measured it: the end of the run, or the timestamp an imported output carries
+    # (created_at is when storbench stored it). History and trends are ordered by this.
+    measured_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Which repetition of the run's jobs this is (0 for the first; runs repeat N times).
+    repetition: Mapped[int] = mapped_column(default=0, server_default="0")
+    # What makes results comparable (normalised job options, fio version, host class, mount
+    # options, storage class and capacity), and a digest of it: equal digests compare fairly.
+    comparability: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    fingerprint: Mapped[str | None] = mapped_column(String(64), index=True)
 
     directions: Mapped[list["ResultDirection"]] = relationship(
         back_populates="result", lazy="raise", order_by="ResultDirection.direction"

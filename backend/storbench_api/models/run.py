@@ -85,6 +85,11 @@ class Run(TimestampMixin, Base):
     # The absolute time (server clock) every host starts fio, chosen once the last host is ready.
     start_at: Mapped[datetime | None]
     error: Mapped[str | None] = mapped_column(Text)
+    # The jobs run this many times in a row; each result knows its repetition.
+    repetitions: Mapped[int] = mapped_column(default=1, server_default="1")
+    # What the team calls this run ("after firmware 2.1", "nconnect=8"), set at start, editable.
+    label: Mapped[str | None] = mapped_column(String(200))
+    note: Mapped[str | None] = mapped_column(Text)
 
     target: Mapped[Target] = relationship(lazy="raise")
     assignments: Mapped[list["Assignment"]] = relationship(
