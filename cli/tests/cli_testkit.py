@@ -37,8 +37,9 @@ Stack = _stack.Stack
 running_stack = _stack.running_stack
 free_port = _stack.free_port
 
-DATABASE = "storbench_cli_test"
-BROKER_URL = "redis://127.0.0.1:6379/12"
+# Overridable so that several developers' test runs share one PostgreSQL and Redis.
+DATABASE = os.environ.get("STORBENCH_CLI_TEST_DB", "storbench_cli_test")
+BROKER_URL = os.environ.get("STORBENCH_CLI_TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
 STORBENCH = Path(sys.executable).parent / "storbench"
 HOST_NAME = "cli-host"
 TARGET_NAME = "cli-scratch"
