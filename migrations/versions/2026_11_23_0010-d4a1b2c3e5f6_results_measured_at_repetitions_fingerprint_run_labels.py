@@ -1,4 +1,4 @@
-"""results: when fio measured them, their repetition, a comparability fingerprint; runs: repetitions, label, note
+"""results: when fio measured them, repetition, comparability fingerprint; runs: repetitions, label, note
 
 Revision ID: d4a1b2c3e5f6
 Revises: c3a9e5f1d2b4
