@@ -1,8 +1,10 @@
 import { PageHeader } from "../../components/ui/page-header";
 import { useSession } from "../../features/auth/api/get-session";
 import { ChangePasswordForm } from "../../features/auth/components/change-password-form";
+import { usePageTitle } from "../../lib/use-page-title";
 
 export function AccountRoute() {
+  usePageTitle("Account");
   const session = useSession().data;
   return (
     <>

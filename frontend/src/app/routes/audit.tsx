@@ -8,10 +8,12 @@ import { AuditTable } from "../../features/audit/components/audit-table";
 import { useRole } from "../../features/auth/api/get-session";
 import { isOwner } from "../../lib/roles";
 import { Pager } from "../../components/ui/pager";
+import { usePageTitle } from "../../lib/use-page-title";
 
 const PAGE_SIZE = 50;
 
 export function AuditRoute() {
+  usePageTitle("Audit log");
   const owner = isOwner(useRole());
   return (
     <>

@@ -9,8 +9,10 @@ import { RunsTable } from "../../features/runs/components/runs-table";
 import { useTargets } from "../../features/targets/api/list-targets";
 import { canWrite } from "../../lib/roles";
 import { StartRunPanel } from "./start-run-panel";
+import { usePageTitle } from "../../lib/use-page-title";
 
 export function DashboardRoute() {
+  usePageTitle("Dashboard");
   const role = useRole();
   const hosts = useHosts();
   const targets = useTargets();

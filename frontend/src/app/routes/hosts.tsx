@@ -8,8 +8,10 @@ import { EnrollmentTokens } from "../../features/hosts/components/enrollment-tok
 import { HostsTable } from "../../features/hosts/components/hosts-table";
 import { canWrite, isOwner } from "../../lib/roles";
 import { ShownOf } from "./shown-of";
+import { usePageTitle } from "../../lib/use-page-title";
 
 export function HostsRoute() {
+  usePageTitle("Hosts");
   const role = useRole();
   const hosts = useHosts();
   return (

@@ -1,6 +1,7 @@
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { useSession } from "../../features/auth/api/get-session";
 import { LoginForm } from "../../features/auth/components/login-form";
+import { usePageTitle } from "../../lib/use-page-title";
 
 function safeRedirect(from: unknown): string {
   // Only same-app paths: never bounce to another origin after sign-in.
@@ -8,6 +9,7 @@ function safeRedirect(from: unknown): string {
 }
 
 export function LoginRoute() {
+  usePageTitle("Sign in");
   const session = useSession();
   const navigate = useNavigate();
   const location = useLocation();

@@ -9,8 +9,10 @@ import { PlansTable } from "../../features/plans/components/plans-table";
 import { PresetsTable } from "../../features/plans/components/presets-table";
 import { canWrite } from "../../lib/roles";
 import { ShownOf } from "./shown-of";
+import { usePageTitle } from "../../lib/use-page-title";
 
 export function PlansRoute() {
+  usePageTitle("Plans");
   const role = useRole();
   const plans = usePlans();
   const presets = usePresets();

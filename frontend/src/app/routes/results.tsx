@@ -13,6 +13,7 @@ import { useTargets } from "../../features/targets/api/list-targets";
 import type { ResultListParams } from "../../lib/api/types";
 import { canWrite } from "../../lib/roles";
 import { Pager } from "../../components/ui/pager";
+import { usePageTitle } from "../../lib/use-page-title";
 
 const PAGE_SIZE = 50;
 /** The chart compares up to this many of the filtered results (the server's page limit). */
@@ -44,6 +45,7 @@ const PARAM_OF: Record<keyof ResultFilterValues, string> = {
 
 /** The team's result history (filters and page in the URL), its comparison chart, and imports. */
 export function ResultsRoute() {
+  usePageTitle("Results");
   const role = useRole();
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);

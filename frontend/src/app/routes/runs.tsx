@@ -11,10 +11,12 @@ import { canWrite } from "../../lib/roles";
 import { RUN_STATUSES } from "../../lib/status";
 import { StartRunPanel } from "./start-run-panel";
 import { Pager } from "../../components/ui/pager";
+import { usePageTitle } from "../../lib/use-page-title";
 
 const PAGE_SIZE = 50;
 
 export function RunsRoute() {
+  usePageTitle("Runs");
   const role = useRole();
   const [params, setParams] = useSearchParams();
   const statusParam = params.get("status");

@@ -8,8 +8,10 @@ import { NewTargetForm } from "../../features/targets/components/new-target-form
 import { TargetsTable } from "../../features/targets/components/targets-table";
 import { canWrite, isOwner } from "../../lib/roles";
 import { ShownOf } from "./shown-of";
+import { usePageTitle } from "../../lib/use-page-title";
 
 export function TargetsRoute() {
+  usePageTitle("Targets");
   const targets = useTargets();
   const hosts = useHosts();
   const role = useRole();

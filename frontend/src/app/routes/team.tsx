@@ -7,9 +7,11 @@ import { InvitationsTable } from "../../features/teams/components/invitations-ta
 import { InviteForm } from "../../features/teams/components/invite-form";
 import { MembersTable } from "../../features/teams/components/members-table";
 import { isOwner } from "../../lib/roles";
+import { usePageTitle } from "../../lib/use-page-title";
 
 /** Members of the current team; owners also manage roles and invitations. */
 export function TeamRoute() {
+  usePageTitle("Team");
   const session = useSession().data;
   const owner = isOwner(session?.role);
   const members = useMembers();

@@ -5,8 +5,10 @@ import { useTokens } from "../../features/tokens/api/list-tokens";
 import { NewTokenForm } from "../../features/tokens/components/new-token-form";
 import { TokensTable } from "../../features/tokens/components/tokens-table";
 import { isOwner } from "../../lib/roles";
+import { usePageTitle } from "../../lib/use-page-title";
 
 export function TokensRoute() {
+  usePageTitle("API tokens");
   const owner = isOwner(useRole());
   return (
     <>
