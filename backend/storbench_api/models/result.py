@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Float, ForeignKey, LargeBinary, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Index, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from storbench_api.db import Base, TimestampMixin, utcnow
@@ -13,12 +13,15 @@ class RawOutput(TimestampMixin, Base):
     """An fio output exactly as produced or uploaded, gzip-compressed; shared by its results."""
 
     __tablename__ = "raw_outputs"
+    __table_args__ = (Index("ix_raw_outputs_team_id_sha256", "team_id", "sha256"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
     source_format: Mapped[str] = mapped_column(String(32))
     size_bytes: Mapped[int] = mapped_column(BigInteger)
     content_gz: Mapped[bytes] = mapped_column(LargeBinary)
+    # SHA-256 of the output as stored (UTF-8): an identical output imported again is recognised.
+    sha256: Mapped[str | None] = mapped_column(String(64))
 
 
 class Result(TimestampMixin, Base):
