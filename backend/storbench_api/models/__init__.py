@@ -2,8 +2,10 @@
 
 from storbench_api.models.host import Host
 from storbench_api.models.plan import Plan
+from storbench_api.models.plan_version import PlanVersion
 from storbench_api.models.result import RawOutput, Result, ResultDirection
 from storbench_api.models.run import Assignment, AssignmentStatus, ProgressSample, Run, RunStatus
+from storbench_api.models.schedule import FiringStatus, Schedule, ScheduleFiring
 from storbench_api.models.storage_class import StorageClass, StorageClassSpec
 from storbench_api.models.target import Target, TargetKind
 from storbench_api.models.team import (
@@ -16,17 +18,21 @@ from storbench_api.models.team import (
     Team,
     User,
 )
+from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
 
 __all__ = [
     "Assignment",
     "AssignmentStatus",
     "AuditEvent",
     "AuthToken",
+    "DeliveryStatus",
     "EnrollmentToken",
+    "FiringStatus",
     "Host",
     "Invitation",
     "Membership",
     "Plan",
+    "PlanVersion",
     "ProgressSample",
     "RawOutput",
     "Result",
@@ -34,10 +40,14 @@ __all__ = [
     "Role",
     "Run",
     "RunStatus",
+    "Schedule",
+    "ScheduleFiring",
     "StorageClass",
     "StorageClassSpec",
     "Target",
     "TargetKind",
     "Team",
     "User",
+    "Webhook",
+    "WebhookDelivery",
 ]

@@ -12,6 +12,7 @@ from storbench_api.db import Base, TimestampMixin, utcnow
 from storbench_api.models.host import Host
 from storbench_api.models.target import Target
 from storbench_protocol.common import RunStatus
+from storbench_protocol.facts import HostMount
 from storbench_protocol.progress import Direction, DirectionSample
 
 __all__ = ["Assignment", "AssignmentStatus", "ProgressSample", "Run", "RunStatus", "WorkerInfo"]
@@ -54,6 +55,8 @@ class WorkerInfo(BaseModel):
     worker_cpu_percent: float | None = None
     # The host let go of the run's shared files (the last to do so removes them).
     files_released: bool = False
+    # The file system the target path was on when the run started, with its mount options.
+    mount: HostMount | None = None
 
 
 DirectionFigures = dict[Direction, DirectionSample]
@@ -69,6 +72,8 @@ class Run(TimestampMixin, Base):
     target_id: Mapped[int] = mapped_column(ForeignKey("targets.id", ondelete="CASCADE"), index=True)
     plan_id: Mapped[int | None] = mapped_column(ForeignKey("plans.id", ondelete="SET NULL"))
     plan_name: Mapped[str | None] = mapped_column(String(120))
+    # The version of the plan the run ran (the plan may have been edited since).
+    plan_version: Mapped[int | None]
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     # The normalised fio jobs (storbench_fio.job.FioJob dumped without unset options).
     jobs: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
