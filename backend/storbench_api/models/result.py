@@ -28,10 +28,21 @@ class Result(TimestampMixin, Base):
     """What fio reported for one job on one host (or an imported output)."""
 
     __tablename__ = "results"
-    __table_args__ = (UniqueConstraint("assignment_id", "job_index"),)
+    __table_args__ = (
+        UniqueConstraint("assignment_id", "job_index"),
+        # History is read per team, newest first by (measured_at, id), filtered by one of these
+        # (migration 0013): a page walks one index backwards from its cursor and stops at `limit`.
+        Index("ix_results_team_measured", "team_id", "measured_at", "id"),
+        Index("ix_results_team_target_measured", "team_id", "target_id", "measured_at", "id"),
+        Index("ix_results_team_class_measured", "team_id", "storage_class", "measured_at", "id"),
+        Index("ix_results_team_job_measured", "team_id", "job_name", "measured_at", "id"),
+        Index("ix_results_team_label_measured", "team_id", "label", "measured_at", "id"),
+        Index("ix_results_team_host_measured", "team_id", "host_name", "measured_at", "id"),
+        Index("ix_results_team_fingerprint_measured", "team_id", "fingerprint", "measured_at", "id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
     run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
     assignment_id: Mapped[int | None] = mapped_column(
         ForeignKey("assignments.id", ondelete="CASCADE"), index=True
