@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -132,7 +133,10 @@ class FioReport(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     fio_version: str | None = None
+    # When fio reported, in seconds since the epoch (JSON outputs' "timestamp").
     timestamp: int | None = None
+    # The date line of a text output: the host's local time, without a zone (fio prints none).
+    local_time: datetime | None = None
     jobs: list[JobResult]
     source_format: SourceFormat
     global_options: dict[str, str] = {}

@@ -6,6 +6,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from storbench_fio.errors import ParseError
 from storbench_fio.models import (
@@ -28,6 +29,10 @@ MAX_RESULT_LINES = 1_000_000
 _NUM = r"[\d.]+[kKMGT]?"
 _HEADER = re.compile(
     r"^(?P<name>\S.*?):\s*\(groupid=(?P<gid>\d+),\s*jobs=\d+\):\s*err=\s*(?P<err>-?\d+)"
+)
+# The end of a job header: "...: pid=3122: Thu Jul  7 10:00:00 2016" (fio's ctime, local time).
+_HEADER_DATE = re.compile(
+    r":\s*pid=\d+:\s*(?P<date>\w{3}\s+\w{3}\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}\s+\d{4})\s*$"
 )
 _SETUP = re.compile(r"^(?P<name>\S.*?):\s*\(g=\d+\):\s*(?P<opts>.*)$")
 _SETUP_OPTS = re.compile(r"\b(rw|ioengine|iodepth)=([^,\s]+)")
@@ -153,6 +158,8 @@ class _Reader:
         # fio prints every job, then the group summaries; a job after a summary starts the
         # next --status-interval report, which supersedes the previous one.
         self.after_summary = False
+        # The date of the first job header of the report kept (fio prints one per job).
+        self.local_time: datetime | None = None
 
     def report(self) -> FioReport:
         """The jobs read, taken out of the reader; ParseError when there were none."""
@@ -164,7 +171,9 @@ class _Reader:
         self.jobs.reverse()
         while self.jobs:
             jobs.append(_job_result(self.jobs.pop()))
-        return FioReport(fio_version=self.version, jobs=jobs, source_format="text")
+        return FioReport(
+            fio_version=self.version, jobs=jobs, source_format="text", local_time=self.local_time
+        )
 
     def skip(self) -> None:
         """Lines with nothing to read were left out: they end a percentile list."""
@@ -182,6 +191,8 @@ class _Reader:
             name = match["name"]
             if self.after_summary:
                 self.jobs, self.after_summary = [], False
+            if not self.jobs:
+                self.local_time = _header_date(line)
             if len(self.jobs) >= MAX_JOBS:
                 raise ParseError(f"more than {MAX_JOBS} jobs in one fio report")
             self.job = _Job(name, int(match["gid"]), int(match["err"]), self.setup.get(name, {}))
@@ -269,6 +280,17 @@ class _Reader:
 
 
 @functools.lru_cache(maxsize=256)
+def _header_date(line: str) -> datetime | None:
+    """The date fio printed at the end of a job header (naive: fio gives no time zone)."""
+    match = _HEADER_DATE.search(line)
+    if match is None:
+        return None
+    try:
+        return datetime.strptime(" ".join(match["date"].split()), "%a %b %d %H:%M:%S %Y")
+    except ValueError:
+        return None
+
+
 def _percentile_key(pct: str) -> str | None:
     """The key for a percentile as fio prints it ("99.90" -> "99.9"); None when out of range."""
     return normalise_percentile_key(pct) if 0 < float(pct) <= 100 else None
