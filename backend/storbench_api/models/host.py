@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from storbench_api.db import Base, TimestampMixin
@@ -13,7 +13,17 @@ class Host(TimestampMixin, Base):
     """A host registered by a team; its worker authenticates with a host credential."""
 
     __tablename__ = "hosts"
-    __table_args__ = (UniqueConstraint("team_id", "name"),)
+    # A name is unique among the team's hosts that are not removed (a removed host's name is free).
+    __table_args__ = (
+        Index(
+            "uq_hosts_team_id_name_active",
+            "team_id",
+            "name",
+            unique=True,
+            postgresql_where=text("removed_at IS NULL"),
+            sqlite_where=text("removed_at IS NULL"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
@@ -26,3 +36,5 @@ class Host(TimestampMixin, Base):
     labels: Mapped[list[str]] = mapped_column(JSON, default=list)
     # Revoked: its credential and broker user are gone; its history stays.
     revoked_at: Mapped[datetime | None]
+    # Removed: gone from lists and pickers, credential and broker user revoked; runs and results stay.
+    removed_at: Mapped[datetime | None]
