@@ -5,6 +5,7 @@ from storbench_api.models.plan import Plan
 from storbench_api.models.plan_version import PlanVersion
 from storbench_api.models.result import RawOutput, Result, ResultDirection
 from storbench_api.models.run import Assignment, AssignmentStatus, ProgressSample, Run, RunStatus
+from storbench_api.models.saved_view import SavedView
 from storbench_api.models.schedule import FiringStatus, Schedule, ScheduleFiring
 from storbench_api.models.storage_class import StorageClass, StorageClassSpec
 from storbench_api.models.target import Target, TargetKind
@@ -40,6 +41,7 @@ __all__ = [
     "Role",
     "Run",
     "RunStatus",
+    "SavedView",
     "Schedule",
     "ScheduleFiring",
     "StorageClass",

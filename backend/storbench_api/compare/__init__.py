@@ -1,0 +1,1 @@
+"""Comparing results: side by side with significance, grouped views, fingerprints, saved views."""
