@@ -27,6 +27,18 @@ class LatencyStats(BaseModel):
     histogram: dict[int, int] | None = None
 
 
+class RateSpread(BaseModel):
+    """How a rate (IOPS, or bandwidth in bytes/s) varied over a job, from fio's own samples."""
+
+    model_config = ConfigDict(frozen=True)
+
+    min: float
+    max: float
+    mean: float
+    stddev: float
+    samples: int
+
+
 class DirectionResult(BaseModel):
     """What one I/O direction of one job did."""
 
@@ -42,6 +54,9 @@ class DirectionResult(BaseModel):
     lat_ns: LatencyStats | None = None
     clat_ns: LatencyStats | None = None
     slat_ns: LatencyStats | None = None
+    # fio 3 JSON: iops_min/max/mean/stddev/samples and bw_min/max/mean/dev/samples (KiB/s there).
+    iops_spread: RateSpread | None = None
+    bw_spread: RateSpread | None = None
 
 
 class CpuResult(BaseModel):

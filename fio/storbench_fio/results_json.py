@@ -15,6 +15,7 @@ from storbench_fio.models import (
     JobResult,
     LatencyDistribution,
     LatencyStats,
+    RateSpread,
     SourceFormat,
 )
 
@@ -201,7 +202,21 @@ def _direction(obj: object, version: tuple[int, ...] | None, path: str) -> Direc
         lat_ns=lat,
         clat_ns=clat,
         slat_ns=slat,
+        iops_spread=_spread(obj, "iops", "stddev", 1.0, path),
+        bw_spread=_spread(obj, "bw", "dev", 1024.0, path),
     )
+
+
+def _spread(
+    obj: dict[str, Any], prefix: str, dev: str, scale: float, path: str
+) -> RateSpread | None:
+    """fio's spread of a rate over its samples (<prefix>_min/max/mean/<dev>); None without any."""
+    keys = (f"{prefix}_min", f"{prefix}_max", f"{prefix}_mean", f"{prefix}_{dev}")
+    samples = _opt_int(obj, f"{prefix}_samples", path)
+    if not samples or samples < 0 or not all(k in obj for k in keys):
+        return None
+    low, high, mean, stddev = (_number(obj[k], f"{path}.{k}") * scale for k in keys)
+    return RateSpread(min=low, max=high, mean=mean, stddev=stddev, samples=samples)
 
 
 def _percent_table(obj: object, path: str) -> dict[str, float] | None:

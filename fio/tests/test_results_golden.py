@@ -172,3 +172,20 @@ def test_text_buckets_with_the_same_bound_keep_their_own_shares() -> None:
     bounds = [b.bound_ns for b in job.latency_distribution.buckets()]
     assert bounds == sorted(bounds)
     assert len(bounds) == len(job.latency_distribution.us) + len(job.latency_distribution.ms)
+
+
+def test_fio3_json_keeps_the_spread_of_iops_and_bandwidth_over_the_run() -> None:
+    report = parse_fio_output(golden("fio-3.33-stalled.json"))
+    read = next(d for j in report.jobs for d in j.directions.values() if d.iops_spread)
+    assert read.iops_spread is not None
+    assert read.bw_spread is not None
+    assert read.iops_spread.min == 8
+    assert read.iops_spread.max == 56935
+    assert read.iops_spread.stddev == pytest.approx(20226.804111)
+    assert read.iops_spread.samples == 9
+    assert read.bw_spread.max == 227743 * 1024  # KiB/s in fio's output, bytes/s here
+
+
+def test_fio2_json_has_no_spread() -> None:
+    report = parse_fio_output(golden("fio-2.2.10.json"))
+    assert report.jobs[0].directions["read"].iops_spread is None

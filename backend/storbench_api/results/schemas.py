@@ -21,6 +21,24 @@ class LatencyOut(BaseModel):
     percentiles: dict[str, float]
 
 
+class HistogramBucketOut(BaseModel):
+    """The I/Os whose completion latency was at least low_ns and below high_ns."""
+
+    low_ns: int
+    high_ns: int
+    count: int
+
+
+class RateSpreadOut(BaseModel):
+    """How a rate varied over the run, from fio's own samples (about one a second)."""
+
+    min: float
+    max: float
+    mean: float
+    stddev: float
+    samples: int
+
+
 class DirectionOut(BaseModel):
     """What one direction (read, write, trim) measured."""
 
@@ -32,6 +50,16 @@ class DirectionOut(BaseModel):
     lat_ns: LatencyOut | None
     clat_ns: LatencyOut | None
     slat_ns: LatencyOut | None
+    clat_histogram: list[HistogramBucketOut] | None = Field(
+        default=None,
+        description="json+ outputs: completion latencies in power-of-two buckets (ns), from fio's bins",
+    )
+    iops_spread: RateSpreadOut | None = Field(
+        default=None, description="IOPS over the run as fio sampled it (fio 3 outputs)"
+    )
+    bw_spread: RateSpreadOut | None = Field(
+        default=None, description="bandwidth (bytes/s) over the run as fio sampled it (fio 3 outputs)"
+    )
 
 
 class CpuOut(BaseModel):

@@ -12,7 +12,16 @@ from storbench_api.auth.service import Principal
 from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.models import RawOutput, Result, ResultDirection, Target
 from storbench_api.results import repository
-from storbench_api.results.schemas import CpuOut, DirectionOut, ImportForm, ImportOut, LatencyOut, ResultOut
+from storbench_api.results.histogram import log2_buckets
+from storbench_api.results.schemas import (
+    CpuOut,
+    DirectionOut,
+    ImportForm,
+    ImportOut,
+    LatencyOut,
+    RateSpreadOut,
+    ResultOut,
+)
 from storbench_api.targets import service as targets_service
 from storbench_fio.errors import ParseError
 from storbench_fio.models import DirectionResult, FioReport, LatencyStats
@@ -122,6 +131,8 @@ def _direction_detail(direction: DirectionResult) -> dict[str, Any]:
         "lat_ns": _latency_detail(direction.lat_ns),
         "clat_ns": _latency_detail(direction.clat_ns),
         "slat_ns": _latency_detail(direction.slat_ns),
+        "iops_spread": direction.iops_spread.model_dump() if direction.iops_spread else None,
+        "bw_spread": direction.bw_spread.model_dump() if direction.bw_spread else None,
     }
 
 
@@ -232,8 +243,12 @@ def _latency_out(detail: dict[str, Any] | None) -> LatencyOut | None:
     )
 
 
+def _spread_out(detail: dict[str, Any] | None) -> RateSpreadOut | None:
+    return RateSpreadOut.model_validate(detail) if detail else None
+
+
 def describe(result: Result) -> ResultOut:
-    """A result as the API shows it (histograms stay in storage)."""
+    """A result as the API shows it (fio's bins merged into power-of-two buckets)."""
     directions = {
         name: DirectionOut(
             iops=d["iops"],
@@ -244,6 +259,9 @@ def describe(result: Result) -> ResultOut:
             lat_ns=_latency_out(d.get("lat_ns")),
             clat_ns=_latency_out(d.get("clat_ns")),
             slat_ns=_latency_out(d.get("slat_ns")),
+            clat_histogram=log2_buckets((d.get("clat_ns") or {}).get("histogram")),
+            iops_spread=_spread_out(d.get("iops_spread")),
+            bw_spread=_spread_out(d.get("bw_spread")),
         )
         for name, d in result.detail.items()
     }
