@@ -220,3 +220,24 @@ def flatten(components: Mapping[str, Any]) -> dict[str, Any]:
         else:
             flat[key] = value
     return flat
+
+
+def of_result(
+    *,
+    options: Mapping[str, object],
+    fio_version: str | None,
+    facts: HostFacts | None,
+    target_path: str | None,
+    storage_class: str | None,
+    capacity_gib: float | None,
+) -> tuple[dict[str, Any], str]:
+    """A result's comparability components and their fingerprint, as stored with it."""
+    components = comparability(
+        options=options,
+        fio_version=fio_version,
+        facts=facts,
+        target_path=target_path,
+        storage_class=storage_class,
+        capacity_gib=capacity_gib,
+    )
+    return components, fingerprint(components)

@@ -9,6 +9,7 @@ from storbench_api.advisor import service as advisor
 from storbench_api.advisor.findings import Finding
 from storbench_api.advisor.service import SpecCheck
 from storbench_api.auth.service import Principal
+from storbench_api.compare import fingerprint
 from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.models import RawOutput, Result, ResultDirection, Target
 from storbench_api.results import repository
@@ -225,6 +226,14 @@ def store_report(
             findings=[f.model_dump(mode="json") for f in assessment.findings],
         )
         result.directions = [_direction_row(name, d) for name, d in job.directions.items()]
+        result.comparability, result.fingerprint = fingerprint.of_result(
+            options=options,
+            fio_version=report.fio_version,
+            facts=host,
+            target_path=target.path if target else None,
+            storage_class=storage_class,
+            capacity_gib=target.capacity_gib if target else None,
+        )
         db.add(result)
         results.append(result)
     db.flush()
