@@ -1,5 +1,6 @@
 """ORM models; importing this package registers every table on Base.metadata."""
 
+from storbench_api.models.change_point import ChangePoint, ChangePointPolicy
 from storbench_api.models.host import Host
 from storbench_api.models.plan import Plan
 from storbench_api.models.plan_version import PlanVersion
@@ -26,6 +27,8 @@ __all__ = [
     "AssignmentStatus",
     "AuditEvent",
     "AuthToken",
+    "ChangePoint",
+    "ChangePointPolicy",
     "DeliveryStatus",
     "EnrollmentToken",
     "FiringStatus",
