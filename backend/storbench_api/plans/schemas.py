@@ -2,16 +2,18 @@
 
 from datetime import datetime
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from storbench_api.fio_tools.schemas import FioJobIn, FioJobOut
 from storbench_api.wire import NAME, NO_NUL, RequestBody
+
+_NAME_FIELD = Field(min_length=1, max_length=120, pattern=NAME, examples=["NAS 4k random read"])
 
 
 class PlanCreate(RequestBody):
     """A named list of fio jobs; sizes may use fio's units (4k, 1M, 100%)."""
 
-    name: str = Field(min_length=1, max_length=120, pattern=NAME, examples=["NAS 4k random read"])
+    name: str = _NAME_FIELD
     description: str | None = Field(default=None, max_length=4000, pattern=NO_NUL)
     jobs: list[FioJobIn] = Field(
         min_length=1,
@@ -24,8 +26,29 @@ class PlanCreate(RequestBody):
     shared_files: bool = False
 
 
+class PlanUpdate(RequestBody):
+    """Edit a plan: new jobs (or shared_files) make a new version; runs keep the version they ran."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=120, pattern=NAME)
+    description: str | None = Field(default=None, max_length=4000, pattern=NO_NUL)
+    jobs: list[FioJobIn] | None = Field(default=None, min_length=1, max_length=1000)
+    shared_files: bool | None = None
+
+    @model_validator(mode="after")
+    def _something_to_change(self) -> "PlanUpdate":
+        if not self.model_fields_set:
+            raise ValueError("give at least one of name, description, jobs or shared_files")
+        return self
+
+
+class PlanDuplicate(RequestBody):
+    """Copy a plan's current version under a new name (default: '<name> (copy)')."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=120, pattern=NAME)
+
+
 class PlanOut(BaseModel):
-    """A saved plan with normalised jobs."""
+    """A saved plan with normalised jobs (its current version)."""
 
     id: int
     name: str
@@ -33,11 +56,34 @@ class PlanOut(BaseModel):
     jobs: list[FioJobOut]
     preset_id: str | None
     shared_files: bool = False
+    # Editing the jobs adds a version; runs keep the version they ran.
+    version: int = 1
     created_at: datetime
+    updated_at: datetime | None = None
 
 
 class PlanList(BaseModel):
     """A page of plans."""
 
     items: list[PlanOut]
+    total: int
+
+
+class PlanVersionOut(BaseModel):
+    """One version of a plan's jobs, as it was saved."""
+
+    version: int
+    jobs: list[FioJobOut]
+    shared_files: bool
+    description: str | None
+    created_by: str | None
+    created_at: datetime
+    # Runs of this version (their results keep it).
+    runs: int = 0
+
+
+class PlanVersionList(BaseModel):
+    """Every version of a plan, newest first."""
+
+    items: list[PlanVersionOut]
     total: int

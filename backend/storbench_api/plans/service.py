@@ -1,33 +1,131 @@
-"""Test plans."""
+"""Test plans: save, edit (a new version), duplicate, delete; runs keep the version they ran."""
 
 from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
+from storbench_api.audit import service as audit
+from storbench_api.auth.service import Principal
 from storbench_api.errors import Conflict, NotFound
 from storbench_api.fio_tools.schemas import jobs_in, jobs_out
 from storbench_api.fio_tools.service import normalise_jobs
-from storbench_api.models import Plan
+from storbench_api.models import Plan, PlanVersion
 from storbench_api.plans import repository
-from storbench_api.plans.schemas import PlanCreate, PlanOut
+from storbench_api.plans.schemas import (
+    PlanCreate,
+    PlanDuplicate,
+    PlanOut,
+    PlanUpdate,
+    PlanVersionList,
+    PlanVersionOut,
+)
 
 
-def create_plan(db: Session, team_id: int, body: PlanCreate) -> Plan:
-    """A new plan whose jobs fio would accept."""
-    name = body.name.strip()
-    if repository.plan_by_name(db, team_id, name) is not None:
-        raise Conflict(f"a plan named '{name}' already exists in this team")
+def create_plan(db: Session, principal: Principal, body: PlanCreate) -> Plan:
+    """A new plan (version 1) whose jobs fio would accept."""
+    name = _free_name(db, principal.team_id, body.name)
     plan = Plan(
-        team_id=team_id,
+        team_id=principal.team_id,
         name=name,
         description=body.description,
         jobs=normalise_jobs(jobs_in(body.jobs)),
         preset_id=body.preset_id,
         shared_files=body.shared_files,
+        version=1,
     )
     db.add(plan)
     db.flush()
+    _add_version(db, plan, principal.actor)
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="plan.created",
+        resource_type="plan",
+        resource_id=plan.id,
+        name=plan.name,
+        version=1,
+    )
     return plan
+
+
+def update_plan(db: Session, principal: Principal, plan_id: int, body: PlanUpdate) -> Plan:
+    """Rename or describe a plan; new jobs or shared_files make a new version."""
+    plan = repository.get_plan(db, principal.team_id, plan_id, for_update=True)
+    if plan is None:
+        raise NotFound(f"plan {plan_id} not found")
+    given = body.model_fields_set
+    if body.name is not None and body.name.strip() != plan.name:
+        plan.name = _free_name(db, principal.team_id, body.name)
+    if "description" in given:
+        plan.description = body.description
+    new_jobs = normalise_jobs(jobs_in(body.jobs)) if body.jobs is not None else plan.jobs
+    new_shared = body.shared_files if body.shared_files is not None else plan.shared_files
+    if new_jobs != plan.jobs or new_shared != plan.shared_files:
+        plan.jobs = new_jobs
+        plan.shared_files = new_shared
+        plan.version += 1
+        db.flush()
+        _add_version(db, plan, principal.actor)
+    db.flush()
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="plan.updated",
+        resource_type="plan",
+        resource_id=plan.id,
+        name=plan.name,
+        version=plan.version,
+    )
+    return plan
+
+
+def duplicate_plan(db: Session, principal: Principal, plan_id: int, body: PlanDuplicate) -> Plan:
+    """A new plan (version 1) with the current jobs of another."""
+    source = get_plan(db, principal.team_id, plan_id)
+    name = body.name.strip() if body.name else _copy_name(db, principal.team_id, source.name)
+    plan = Plan(
+        team_id=principal.team_id,
+        name=_free_name(db, principal.team_id, name),
+        description=source.description,
+        jobs=list(source.jobs),
+        preset_id=source.preset_id,
+        shared_files=source.shared_files,
+        version=1,
+    )
+    db.add(plan)
+    db.flush()
+    _add_version(db, plan, principal.actor)
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="plan.duplicated",
+        resource_type="plan",
+        resource_id=plan.id,
+        name=plan.name,
+        plan=source.name,
+        version=source.version,
+    )
+    return plan
+
+
+def delete_plan(db: Session, principal: Principal, plan_id: int) -> None:
+    """Remove a plan and its versions; its runs and results stay (they keep its name and jobs)."""
+    plan = get_plan(db, principal.team_id, plan_id)
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="plan.deleted",
+        resource_type="plan",
+        resource_id=plan.id,
+        name=plan.name,
+        version=plan.version,
+    )
+    db.delete(plan)
+    db.flush()
 
 
 def list_plans(db: Session, team_id: int, limit: int, offset: int) -> tuple[Sequence[Plan], int]:
@@ -43,6 +141,25 @@ def get_plan(db: Session, team_id: int, plan_id: int) -> Plan:
     return plan
 
 
+def plan_versions(db: Session, team_id: int, plan_id: int) -> PlanVersionList:
+    """Every version of the team's plan, newest first, with how many runs each has."""
+    plan = get_plan(db, team_id, plan_id)
+    runs = repository.runs_per_version(db, plan.id)
+    items = [
+        PlanVersionOut(
+            version=v.version,
+            jobs=jobs_out(v.jobs),
+            shared_files=v.shared_files,
+            description=v.description,
+            created_by=v.created_by,
+            created_at=v.created_at,
+            runs=runs.get(v.version, 0),
+        )
+        for v in repository.plan_versions(db, plan.id)
+    ]
+    return PlanVersionList(items=items, total=len(items))
+
+
 def describe(plan: Plan) -> PlanOut:
     """A plan as the API shows it."""
     return PlanOut(
@@ -52,5 +169,39 @@ def describe(plan: Plan) -> PlanOut:
         jobs=jobs_out(plan.jobs),
         preset_id=plan.preset_id,
         shared_files=plan.shared_files,
+        version=plan.version,
         created_at=plan.created_at,
+        updated_at=plan.updated_at,
     )
+
+
+def _add_version(db: Session, plan: Plan, actor: str) -> None:
+    db.add(
+        PlanVersion(
+            plan_id=plan.id,
+            version=plan.version,
+            jobs=plan.jobs,
+            shared_files=plan.shared_files,
+            description=plan.description,
+            created_by=actor,
+        )
+    )
+
+
+def _free_name(db: Session, team_id: int, name: str) -> str:
+    """The name, stripped, if no other plan of the team has it; else 409."""
+    name = name.strip()
+    if repository.plan_by_name(db, team_id, name) is not None:
+        raise Conflict(f"a plan named '{name}' already exists in this team")
+    return name
+
+
+def _copy_name(db: Session, team_id: int, name: str) -> str:
+    """'<name> (copy)', or '<name> (copy 2)' … when taken, within the 120 characters a name may have."""
+    base = f"{name[:110]} (copy"
+    taken = repository.names_like(db, team_id, base)
+    candidate, n = f"{base})", 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base} {n})"
+    return candidate
