@@ -292,6 +292,7 @@ export function makeResult(overrides: Partial<Result> = {}): Result {
     storage_class: "nfs",
     label: "netapp-vol1",
     created_at: CREATED,
+    measured_at: CREATED,
     job_name: "randread",
     host_name: "nfs-client-01",
     fio_version: "fio-3.36",

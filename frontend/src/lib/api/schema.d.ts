@@ -292,6 +292,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/hosts/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a new host joins this server
+         * @description Whether a worker on another machine can join (and, if not, why and what to do), with the
+         *     commands that install fio and the worker, put the token in a file and start the worker.
+         */
+        get: operations["worker_setup_api_v1_hosts_setup_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/hosts/{host_id}": {
         parameters: {
             query?: never;
@@ -306,14 +327,41 @@ export interface paths {
         get: operations["get_host_api_v1_hosts__host_id__get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a host that never connected (owners)
+         * @description Only for a host whose worker never connected and that has no runs or results (a typo, a
+         *     machine that never came): it goes with its targets. Any other host is removed instead (409).
+         */
+        delete: operations["delete_host_api_v1_hosts__host_id__delete"];
         options?: never;
         head?: never;
         /**
-         * Change a host's labels
-         * @description Labels let a run name a group of hosts (host_label) instead of each one.
+         * Rename a host or change its labels
+         * @description A new name (409 if another host of the team has it; restart its worker with the new --name)
+         *     and labels, which let a run name a group of hosts (host_label) instead of each one.
          */
         patch: operations["update_host_api_v1_hosts__host_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/hosts/{host_id}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a host, keeping its history (owners)
+         * @description The host leaves every list and picker; its credential and broker user stop at once and its
+         *     queued and running work fails. Its runs and results stay; its name is free for a new host.
+         */
+        post: operations["remove_host_api_v1_hosts__host_id__remove_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/hosts/{host_id}/revoke": {
@@ -414,9 +462,57 @@ export interface paths {
         };
         /**
          * One plan
-         * @description A saved plan.
+         * @description A saved plan (its current version).
          */
         get: operations["get_plan_api_v1_plans__plan_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a plan
+         * @description Remove the plan and its versions; its runs and their results stay, with the plan's name.
+         */
+        delete: operations["delete_plan_api_v1_plans__plan_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a plan
+         * @description Rename or describe it; changed jobs or shared_files make a new version (runs keep theirs).
+         */
+        patch: operations["update_plan_api_v1_plans__plan_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/plans/{plan_id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a plan
+         * @description A new plan with this one's current jobs, named '<name> (copy)' unless a name is given.
+         */
+        post: operations["duplicate_plan_api_v1_plans__plan_id__duplicate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plans/{plan_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every version of a plan
+         * @description Each version's jobs, newest first, with how many runs ran it.
+         */
+        get: operations["plan_versions_api_v1_plans__plan_id__versions_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -462,7 +558,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Relabel several results at once
+         * @description Give every listed result one label; nothing changes when one of them is not the team's (404).
+         */
+        patch: operations["relabel_results_api_v1_results_patch"];
         trace?: never;
     };
     "/api/v1/results/import": {
@@ -476,9 +576,76 @@ export interface paths {
         put?: never;
         /**
          * Import an fio output (json, json+, client/server, status-interval stream or text)
-         * @description Store an old or external fio output in the team's history, marked as imported.
+         * @description Store an old or external fio output in the team's history, marked as imported and dated by fio.
+         *
+         *     An output the team already holds (byte for byte) is not stored twice: the answer is 200 with
+         *     duplicate=true and the results it became then.
          */
         post: operations["import_output_api_v1_results_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/results/{result_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a result (owners)
+         * @description Remove it from the history (its raw output too once no other result uses it); audited.
+         */
+        delete: operations["delete_result_api_v1_results__result_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Relabel a result
+         * @description Set the label it is compared under (null or blank clears it); recorded in the audit log.
+         */
+        patch: operations["relabel_result_api_v1_results__result_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/results/{result_id}/job-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the job file
+         * @description A run's result: the jobs fio ran. An import: the job options fio printed (404 when it printed none).
+         */
+        get: operations["download_job_file_api_v1_results__result_id__job_file_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/results/{result_id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download fio's raw output
+         * @description The output the result was read from: JSON for fio's JSON formats, text otherwise.
+         */
+        get: operations["download_raw_output_api_v1_results__result_id__raw_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -494,7 +661,7 @@ export interface paths {
         };
         /**
          * List runs, newest first
-         * @description Runs without their results; filter by status or target.
+         * @description Runs without their results, each with its headline figure; filter by status, target, label, plan.
          */
         get: operations["list_runs_api_v1_runs_get"];
         put?: never;
@@ -503,6 +670,27 @@ export interface paths {
          * @description Queue a plan, preset or inline jobs on a target; its host's worker runs fio.
          */
         post: operations["start_run_api_v1_runs_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a run before starting it
+         * @description What the run needs (space, fio's memory) against what its hosts have, and every reason it would
+         *     be refused (the preset's platform, limits, free space, offline hosts); nothing is started.
+         */
+        post: operations["check_run_api_v1_runs_check_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -526,7 +714,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Label or annotate a run
+         * @description Set or clear the run's label ("after firmware 2.1") and note, at any time.
+         */
+        patch: operations["update_run_api_v1_runs__run_id__patch"];
         trace?: never;
     };
     "/api/v1/runs/{run_id}/cancel": {
@@ -585,6 +777,27 @@ export interface paths {
         get: operations["get_progress_api_v1_runs__run_id__progress_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/run-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a run again
+         * @description The same jobs on the same target and hosts, keeping its plan and version; label and note
+         *     are the earlier run's unless given.
+         */
+        post: operations["run_again_api_v1_runs__run_id__run_again_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1023,6 +1236,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/worker/dist/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the worker's wheels
+         * @description storbench-fio, storbench-protocol or storbench-worker as a wheel, as requirements.txt names it.
+         */
+        get: operations["wheel_api_v1_worker_dist__filename__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/worker/enroll": {
         parameters: {
             query?: never;
@@ -1078,6 +1311,27 @@ export interface paths {
          *     without persistence lets the host back in within one heartbeat.
          */
         get: operations["whoami_api_v1_worker_me_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/worker/requirements.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What pip installs for a worker
+         * @description `pip install -r` this URL installs the worker: its packages from this server (by URL), its
+         *     third-party dependencies at the versions this server runs.
+         */
+        get: operations["requirements_api_v1_worker_requirements_txt_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1214,6 +1468,7 @@ export interface components {
             /** Fio Started At */
             fio_started_at: string | null;
             host: components["schemas"]["HostRef"];
+            mount?: components["schemas"]["MountOptions"] | null;
             /** Ready At */
             ready_at: string | null;
             /** Started At */
@@ -1263,13 +1518,25 @@ export interface components {
             destructive?: boolean | null;
             /** Email */
             email?: string | null;
+            /** Imported */
+            imported?: boolean | null;
+            /** Job */
+            job?: string | null;
             kind?: components["schemas"]["TargetKind"] | null;
+            /** Label */
+            label?: string | null;
+            /** Labels */
+            labels?: string[] | null;
             /** Name */
             name?: string | null;
             /** Path */
             path?: string | null;
             /** Plan */
             plan?: string | null;
+            /** Previous Label */
+            previous_label?: string | null;
+            /** Previous Name */
+            previous_name?: string | null;
             /** Provisioned Iops */
             provisioned_iops?: number | null;
             /** Provisioned Mbps */
@@ -1277,6 +1544,8 @@ export interface components {
             /** Replaces Host */
             replaces_host?: string | null;
             role?: components["schemas"]["Role"] | null;
+            /** Run Id */
+            run_id?: number | null;
             /** Storage Class */
             storage_class?: string | null;
             /** Storage Class Id */
@@ -1361,11 +1630,20 @@ export interface components {
         DirectionOut: {
             /** Bw Bytes */
             bw_bytes: number;
+            /** @description bandwidth (bytes/s) over the run as fio sampled it (fio 3 outputs) */
+            bw_spread?: components["schemas"]["RateSpreadOut"] | null;
+            /**
+             * Clat Histogram
+             * @description json+ outputs: completion latencies in power-of-two buckets (ns), from fio's bins
+             */
+            clat_histogram?: components["schemas"]["HistogramBucketOut"][] | null;
             clat_ns: components["schemas"]["LatencyOut"] | null;
             /** Io Bytes */
             io_bytes: number;
             /** Iops */
             iops: number;
+            /** @description IOPS over the run as fio sampled it (fio 3 outputs) */
+            iops_spread?: components["schemas"]["RateSpreadOut"] | null;
             lat_ns: components["schemas"]["LatencyOut"] | null;
             /** Runtime Ms */
             runtime_ms: number;
@@ -1903,6 +2181,18 @@ export interface components {
             fio_version?: string | null;
         };
         /**
+         * HistogramBucketOut
+         * @description The I/Os whose completion latency was at least low_ns and below high_ns.
+         */
+        HistogramBucketOut: {
+            /** Count */
+            count: number;
+            /** High Ns */
+            high_ns: number;
+            /** Low Ns */
+            low_ns: number;
+        };
+        /**
          * HostBlockDevice
          * @description A whole block device or a partition, and what uses it (never a target if anything does).
          */
@@ -2007,6 +2297,8 @@ export interface components {
             nics?: components["schemas"]["HostNic"][];
             /** Os */
             os?: string | null;
+            /** Path Space */
+            path_space?: components["schemas"]["PathSpace"][];
             /** Sunrpc Tcp Max Slot Table Entries */
             sunrpc_tcp_max_slot_table_entries?: number | null;
             /** Sunrpc Tcp Slot Table Entries */
@@ -2043,6 +2335,8 @@ export interface components {
             nics?: components["schemas"]["HostNic"][];
             /** Os */
             os?: string | null;
+            /** Path Space */
+            path_space?: components["schemas"]["PathSpace"][];
             /** Sunrpc Tcp Max Slot Table Entries */
             sunrpc_tcp_max_slot_table_entries?: number | null;
             /** Sunrpc Tcp Slot Table Entries */
@@ -2140,11 +2434,17 @@ export interface components {
         };
         /**
          * HostUpdate
-         * @description Labels to start runs on groups of hosts (e.g. every NFS client of one rack).
+         * @description A new name (unique in the team), and labels to start runs on groups of hosts (e.g. every NFS
+         *     client of one rack). What is left out stays as it is.
          */
         HostUpdate: {
             /** Labels */
-            labels: string[];
+            labels?: string[] | null;
+            /**
+             * Name
+             * @example nas-client-02
+             */
+            name?: string | null;
         };
         /**
          * ImportForm
@@ -2167,11 +2467,22 @@ export interface components {
         };
         /**
          * ImportOut
-         * @description What an uploaded fio output became.
+         * @description What an uploaded fio output became (or, for an output imported before, what it became then).
          */
         ImportOut: {
+            /**
+             * Duplicate
+             * @description the team already holds this exact output: nothing stored, results are the earlier ones
+             * @default false
+             */
+            duplicate?: boolean;
             /** Fio Version */
             fio_version: string | null;
+            /**
+             * First Stored At
+             * @description a duplicate: when the team's copy of this output was stored
+             */
+            first_stored_at?: string | null;
             /** Results */
             results: components["schemas"]["ResultOut"][];
             /** Source Format */
@@ -2382,6 +2693,30 @@ export interface components {
          */
         Metric: "iops" | "throughput" | "latency";
         /**
+         * MountOptions
+         * @description The mount options that change what a benchmark measures, read from a mount's option string.
+         */
+        MountOptions: {
+            /** Fstype */
+            fstype: string;
+            /** Mountpoint */
+            mountpoint: string;
+            /** Nconnect */
+            nconnect?: number | null;
+            /** Nfs Version */
+            nfs_version?: string | null;
+            /** Options */
+            options: string;
+            /** Protocol */
+            protocol?: string | null;
+            /** Rsize */
+            rsize?: number | null;
+            /** Source */
+            source: string;
+            /** Wsize */
+            wsize?: number | null;
+        };
+        /**
          * NoticeOut
          * @description How a paste was read where that differs from its literal text (a rejoined line, a variable).
          */
@@ -2424,6 +2759,18 @@ export interface components {
             username: string;
         };
         /**
+         * PathSpace
+         * @description The free and total bytes of the file system holding a path (an allowed root or a mount under one).
+         */
+        PathSpace: {
+            /** Free Bytes */
+            free_bytes: number;
+            /** Path */
+            path: string;
+            /** Total Bytes */
+            total_bytes: number;
+        };
+        /**
          * PlanCreate
          * @description A named list of fio jobs; sizes may use fio's units (4k, 1M, 100%).
          */
@@ -2456,6 +2803,14 @@ export interface components {
             shared_files?: boolean;
         };
         /**
+         * PlanDuplicate
+         * @description Copy a plan's current version under a new name (default: '<name> (copy)').
+         */
+        PlanDuplicate: {
+            /** Name */
+            name?: string | null;
+        };
+        /**
          * PlanList
          * @description A page of plans.
          */
@@ -2467,7 +2822,7 @@ export interface components {
         };
         /**
          * PlanOut
-         * @description A saved plan with normalised jobs.
+         * @description A saved plan with normalised jobs (its current version).
          */
         PlanOut: {
             /**
@@ -2490,6 +2845,63 @@ export interface components {
              * @default false
              */
             shared_files?: boolean;
+            /** Updated At */
+            updated_at?: string | null;
+            /**
+             * Version
+             * @default 1
+             */
+            version?: number;
+        };
+        /**
+         * PlanUpdate
+         * @description Edit a plan: new jobs (or shared_files) make a new version; runs keep the version they ran.
+         */
+        PlanUpdate: {
+            /** Description */
+            description?: string | null;
+            /** Jobs */
+            jobs?: components["schemas"]["FioJobIn"][] | null;
+            /** Name */
+            name?: string | null;
+            /** Shared Files */
+            shared_files?: boolean | null;
+        };
+        /**
+         * PlanVersionList
+         * @description Every version of a plan, newest first.
+         */
+        PlanVersionList: {
+            /** Items */
+            items: components["schemas"]["PlanVersionOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * PlanVersionOut
+         * @description One version of a plan's jobs, as it was saved.
+         */
+        PlanVersionOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string | null;
+            /** Description */
+            description: string | null;
+            /** Jobs */
+            jobs: components["schemas"]["FioJobOut"][];
+            /**
+             * Runs
+             * @default 0
+             */
+            runs?: number;
+            /** Shared Files */
+            shared_files: boolean;
+            /** Version */
+            version: number;
         };
         /**
          * PresetFigure
@@ -2619,12 +3031,44 @@ export interface components {
          */
         Protocol: "block" | "nfs" | "smb" | "cfs";
         /**
+         * RateSpreadOut
+         * @description How a rate varied over the run, from fio's own samples (about one a second).
+         */
+        RateSpreadOut: {
+            /** Max */
+            max: number;
+            /** Mean */
+            mean: number;
+            /** Min */
+            min: number;
+            /** Samples */
+            samples: number;
+            /** Stddev */
+            stddev: number;
+        };
+        /**
+         * RelabelledOut
+         * @description The results as they are now labelled.
+         */
+        RelabelledOut: {
+            /** Items */
+            items: components["schemas"]["ResultOut"][];
+        };
+        /**
          * RestartReport
          * @description A worker that just started, with the assignments whose output waits in its spool.
          */
         RestartReport: {
             /** Spooled */
             spooled?: number[];
+        };
+        /**
+         * ResultLabelIn
+         * @description A result's new label (null or blank clears it).
+         */
+        ResultLabelIn: {
+            /** Label */
+            label: string | null;
         };
         /**
          * ResultList
@@ -2645,6 +3089,7 @@ export interface components {
             /**
              * Created At
              * Format: date-time
+             * @description when storbench stored it
              */
             created_at: string;
             /** Directions */
@@ -2673,6 +3118,12 @@ export interface components {
             job_name: string;
             /** Label */
             label: string | null;
+            /**
+             * Measured At
+             * Format: date-time
+             * @description when fio measured it: the end of the run, or the date an imported output carries
+             */
+            measured_at: string;
             /** Options */
             options: {
                 [key: string]: string;
@@ -2717,11 +3168,65 @@ export interface components {
             worker_cpu_percent?: number | null;
         };
         /**
+         * ResultsLabelIn
+         * @description One label for several results at once (null or blank clears it).
+         */
+        ResultsLabelIn: {
+            /**
+             * Ids
+             * @description the results to relabel
+             */
+            ids: number[];
+            /** Label */
+            label: string | null;
+        };
+        /**
          * Role
          * @description What a member may do in a team.
          * @enum {string}
          */
         Role: "owner" | "member" | "viewer";
+        /**
+         * RunAgain
+         * @description Run a run's jobs again on its target and hosts, with its plan (the version it ran).
+         */
+        RunAgain: {
+            /**
+             * Confirm Destructive
+             * @default false
+             */
+            confirm_destructive?: boolean;
+            /** Label */
+            label?: string | null;
+            /** Note */
+            note?: string | null;
+        };
+        /**
+         * RunCheckOut
+         * @description What a run would need of its hosts, and every reason it would be refused (none: it may start).
+         */
+        RunCheckOut: {
+            /** Free Bytes */
+            free_bytes?: number | null;
+            /** Hosts */
+            hosts: string[];
+            /** Memory Bytes */
+            memory_bytes: number;
+            /** Memory Limit Bytes */
+            memory_limit_bytes: number;
+            /** Needs Bytes */
+            needs_bytes?: number | null;
+            /** Ok */
+            ok: boolean;
+            /** Platform */
+            platform?: ("linux" | "windows" | "other") | null;
+            /** Problems */
+            problems: components["schemas"]["ErrorItem"][];
+            /** Summary */
+            summary: string[];
+            /** Usable Bytes */
+            usable_bytes?: number | null;
+        };
         /**
          * RunCreate
          * @description Start a run on a target from a saved plan, a preset, or inline jobs (exactly one).
@@ -2738,6 +3243,10 @@ export interface components {
             host_label?: string | null;
             /** Jobs */
             jobs?: components["schemas"]["FioJobIn"][] | null;
+            /** Label */
+            label?: string | null;
+            /** Note */
+            note?: string | null;
             /** Plan Id */
             plan_id?: number | null;
             /** Preset Id */
@@ -2752,6 +3261,32 @@ export interface components {
          * @description One event of a run's live stream: its `event:` name and its `data:` line (JSON).
          */
         RunEvent: components["schemas"]["RunStatusEvent"] | components["schemas"]["RunProgressEvent"];
+        /**
+         * RunHeadline
+         * @description A run's figure at a glance: its first job, all hosts together, the mean of its repetitions.
+         */
+        RunHeadline: {
+            /** Bw Bytes */
+            bw_bytes: number;
+            /** Iops */
+            iops: number;
+            /** Job Name */
+            job_name: string;
+            /** Jobs */
+            jobs: number;
+            /**
+             * Metric
+             * @enum {string}
+             */
+            metric: "iops" | "throughput";
+            /** P99 Ns */
+            p99_ns: number | null;
+            /**
+             * Partial
+             * @default false
+             */
+            partial?: boolean;
+        };
         /**
          * RunList
          * @description A page of runs, newest first.
@@ -2779,15 +3314,22 @@ export interface components {
             error: string | null;
             /** Finished At */
             finished_at: string | null;
+            headline?: components["schemas"]["RunHeadline"] | null;
             host: components["schemas"]["HostRef"];
             /** Id */
             id: number;
             /** Jobs */
             jobs: components["schemas"]["FioJobOut"][];
+            /** Label */
+            label?: string | null;
+            /** Note */
+            note?: string | null;
             /** Plan Id */
             plan_id: number | null;
             /** Plan Name */
             plan_name: string | null;
+            /** Plan Version */
+            plan_version?: number | null;
             /** Results */
             results: components["schemas"]["ResultOut"][];
             /**
@@ -2881,6 +3423,16 @@ export interface components {
              * @enum {string}
              */
             event: "status";
+        };
+        /**
+         * RunUpdate
+         * @description Change a run's label or note (null clears it).
+         */
+        RunUpdate: {
+            /** Label */
+            label?: string | null;
+            /** Note */
+            note?: string | null;
         };
         /**
          * SessionOut
@@ -3380,6 +3932,60 @@ export interface components {
             percent?: number | null;
             /** Timestamp Ms */
             timestamp_ms?: number | null;
+        };
+        /**
+         * WorkerSetup
+         * @description How a new host joins this server: whether one on another machine can, and the commands.
+         */
+        WorkerSetup: {
+            /**
+             * Accepts Remote Hosts
+             * @description whether a worker on another machine can join
+             */
+            accepts_remote_hosts: boolean;
+            /**
+             * Broker
+             * @description the broker workers are given (without credentials)
+             */
+            broker: string;
+            /** Directory Placeholder */
+            directory_placeholder: string;
+            /**
+             * Install Command
+             * @description installs fio and the worker on a Debian or Ubuntu host
+             */
+            install_command: string;
+            /**
+             * Mode
+             * @description embedded: SQLite; production otherwise
+             * @enum {string}
+             */
+            mode: "embedded" | "production";
+            /**
+             * Problems
+             * @description why one cannot, each with what to do
+             */
+            problems: string[];
+            /**
+             * Remote Switch
+             * @description the switch that makes `make up` accept remote hosts
+             */
+            remote_switch: string;
+            /**
+             * Server Url
+             * @description the address workers reach this server by
+             */
+            server_url: string;
+            /**
+             * Start Command
+             * @description starts the worker; replace directory_placeholder first
+             */
+            start_command: string;
+            /**
+             * Token File
+             * @description where the start command reads the token from
+             */
+            token_file: string;
         };
         /**
          * Workload
@@ -4349,6 +4955,44 @@ export interface operations {
             };
         };
     };
+    worker_setup_api_v1_hosts_setup_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerSetup"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     get_host_api_v1_hosts__host_id__get: {
         parameters: {
             query?: never;
@@ -4380,6 +5024,80 @@ export interface operations {
             };
             /** @description No such resource in your team */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    delete_host_api_v1_hosts__host_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                host_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4458,6 +5176,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description The request body is larger than this operation accepts */
             413: {
                 headers: {
@@ -4477,6 +5204,71 @@ export interface operations {
                 };
             };
             /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    remove_host_api_v1_hosts__host_id__remove_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                host_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The message broker refused or timed out; or: the service was too busy to take the request in time: retry shortly */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4887,6 +5679,307 @@ export interface operations {
             };
         };
     };
+    delete_plan_api_v1_plans__plan_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    update_plan_api_v1_plans__plan_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: each job must be one fio accepts (option names, values and units as fio reads them, a name and an rw) within this service's limits (numjobs, iodepth, runtime, jobs per plan) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    duplicate_plan_api_v1_plans__plan_id__duplicate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanDuplicate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    plan_versions_api_v1_plans__plan_id__versions_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanVersionList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_presets_api_v1_presets_get: {
         parameters: {
             query?: never;
@@ -4981,6 +6074,75 @@ export interface operations {
             };
         };
     };
+    relabel_results_api_v1_results_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultsLabelIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelabelledOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     import_output_api_v1_results_import_post: {
         parameters: {
             query?: never;
@@ -4994,6 +6156,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The team already holds this exact output: nothing stored, the earlier results answered with duplicate=true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportOut"];
+                };
+            };
             /** @description Successful Response */
             201: {
                 headers: {
@@ -5059,11 +6230,276 @@ export interface operations {
             };
         };
     };
+    delete_result_api_v1_results__result_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    relabel_result_api_v1_results__result_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultLabelIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    download_job_file_api_v1_results__result_id__job_file_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an fio job file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    download_raw_output_api_v1_results__result_id__raw_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description fio's output as it was written or uploaded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                    "text/plain": string;
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_runs_api_v1_runs_get: {
         parameters: {
             query?: {
                 status?: components["schemas"]["RunStatus"] | null;
                 target_id?: number | null;
+                /** @description label or note contains this */
+                label?: string | null;
+                plan_id?: number | null;
                 /** @description rows per page (at most 500) */
                 limit?: number;
                 /** @description rows to skip */
@@ -5191,6 +6627,75 @@ export interface operations {
             };
         };
     };
+    check_run_api_v1_runs_check_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCheckOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: each job must be one fio accepts (option names, values and units as fio reads them, a name and an rw) within this service's limits (numjobs, iodepth, runtime, jobs per plan); the target, plan, preset and hosts must be your team's */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     get_run_api_v1_runs__run_id__get: {
         parameters: {
             query?: never;
@@ -5222,6 +6727,86 @@ export interface operations {
             };
             /** @description No such resource in your team */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    update_run_api_v1_runs__run_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5431,6 +7016,95 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    run_again_api_v1_runs__run_id__run_again_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunAgain"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the jobs must still be safe on the target and its hosts online (as when starting a run) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7258,6 +8932,55 @@ export interface operations {
             };
         };
     };
+    wheel_api_v1_worker_dist__filename__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the wheel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     enroll_api_v1_worker_enroll_post: {
         parameters: {
             query?: never;
@@ -7416,6 +9139,44 @@ export interface operations {
             };
             /** @description No host credential, or it is unknown or revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    requirements_api_v1_worker_requirements_txt_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
