@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   formatBandwidth,
+  formatBandwidthBoth,
   formatBytes,
   formatDuration,
   formatIops,
+  formatMBps,
   formatNs,
+  formatSpecFigure,
   formatRelativeTime,
   formatSeconds,
   logTicks,
@@ -27,6 +30,27 @@ describe("formatBandwidth", () => {
   it("shows a dash for missing values", () => {
     expect(formatBandwidth(null)).toBe("—");
     expect(formatBandwidth(Number.NaN)).toBe("—");
+  });
+});
+
+describe("vendors' decimal MB/s beside fio's MiB/s", () => {
+  it("formats decimal throughput", () => {
+    expect(formatMBps(62_496_000)).toBe("62.5 MB/s");
+    expect(formatMBps(300e6)).toBe("300 MB/s");
+    expect(formatMBps(1.5e9)).toBe("1.50 GB/s");
+    expect(formatMBps(999)).toBe("999 B/s");
+    expect(formatMBps(undefined)).toBe("—");
+  });
+
+  it("shows both units for a measured bandwidth", () => {
+    expect(formatBandwidthBoth(62_496_000)).toBe("59.6 MiB/s (62.5 MB/s)");
+    expect(formatBandwidthBoth(null)).toBe("—");
+  });
+
+  it("gives a spec in MB/s its MiB/s too, and other units as published", () => {
+    expect(formatSpecFigure(300, "MB/s")).toBe("300 MB/s (286 MiB/s)");
+    expect(formatSpecFigure(20000, "IOPS")).toBe("20,000 IOPS");
+    expect(formatSpecFigure(0.5, "ms")).toBe("0.5 ms");
   });
 });
 

@@ -1,5 +1,6 @@
 // Unit-aware formatters shared by tables and charts. Sizes use binary units
-// (KiB, MiB, ...) as fio does; latencies are nanoseconds in, best unit out.
+// (KiB, MiB, ...) as fio does; vendors publish throughput in decimal MB/s, so where a figure
+// meets a spec both are shown. Latencies are nanoseconds in, best unit out (ns, µs, ms, s).
 
 const BINARY_UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"] as const;
 
@@ -38,6 +39,33 @@ export function formatBandwidth(bytesPerSecond: number | null | undefined): stri
   return bytes === "—" ? bytes : `${bytes}/s`;
 }
 
+const DECIMAL_RATE_UNITS = ["B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s"] as const;
+
+/** Decimal bandwidth as vendors publish it: 62_496_000 → "62.5 MB/s". */
+export function formatMBps(bytesPerSecond: number | null | undefined): string {
+  if (bytesPerSecond === null || bytesPerSecond === undefined || !Number.isFinite(bytesPerSecond)) return "—";
+  if (Math.abs(bytesPerSecond) < 1000) return `${Math.round(bytesPerSecond)} B/s`;
+  const [value, unit] = scaled(bytesPerSecond, 1000, DECIMAL_RATE_UNITS);
+  return `${sig3(value)} ${unit}`;
+}
+
+/** Ours (binary, as fio prints) beside the vendors' (decimal): "59.6 MiB/s (62.5 MB/s)". */
+export function formatBandwidthBoth(bytesPerSecond: number | null | undefined): string {
+  const binary = formatBandwidth(bytesPerSecond);
+  return binary === "—" ? binary : `${binary} (${formatMBps(bytesPerSecond)})`;
+}
+
+/**
+ * A published figure in its own unit, with MiB/s beside MB/s: "300 MB/s (286 MiB/s)",
+ * "20,000 IOPS", "0.5 ms". Unknown units pass through as they are.
+ */
+export function formatSpecFigure(value: number | null | undefined, unit: string): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
+  const amount = value.toLocaleString("en-US", { maximumFractionDigits: 2 });
+  if (unit === "MB/s") return `${amount} MB/s (${formatBandwidth(value * 1e6)})`;
+  return `${amount} ${unit}`;
+}
+
 const TIME_UNITS: readonly [number, string][] = [
   [1, "ns"],
   [1e3, "µs"],
@@ -63,6 +91,9 @@ export function formatNs(ns: number | null | undefined): string {
   if (label === "ns") return `${Math.round(value)} ns`;
   return `${sig3(value)} ${label}`;
 }
+
+/** Latency in the unit its size calls for (µs below a millisecond, ms below a second). */
+export const formatLatency = formatNs;
 
 /** IOPS as fio prints them: 950, 15.2k, 1.23M. */
 export function formatIops(iops: number | null | undefined): string {
