@@ -1,8 +1,9 @@
 import type { ExpectedFigure } from "../../../lib/api/types";
+import { formatSpecFigure } from "../../../lib/format";
 
-/** "14,000 IOPS": a figure as its publisher gives it (the unit says what is measured). */
+/** "14,000 IOPS", "300 MB/s (286 MiB/s)": a figure as its publisher gives it, MiB/s beside MB/s. */
 export function formatExpected(figure: ExpectedFigure): string {
-  return `${figure.value.toLocaleString("en-US")} ${figure.unit}`;
+  return formatSpecFigure(figure.value, figure.unit);
 }
 
 /** The figures a preset's publisher reports for it, as they published them. */

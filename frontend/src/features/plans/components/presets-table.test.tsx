@@ -31,7 +31,7 @@ describe("presets from the real API", () => {
     expect(nasRead).toHaveTextContent("direct=1 ioengine=libaio");
 
     const throughput = within(table).getByRole("row", { name: /^NAS random read throughput \(Linux\)/ });
-    expect(throughput).toHaveTextContent("150 MB/s (capacity type); 300 MB/s (performance type)");
+    expect(throughput).toHaveTextContent("150 MB/s (143 MiB/s) (capacity type); 300 MB/s (286 MiB/s) (performance type)");
     const quickStart = within(table).getByRole("row", { name: /^4 KiB random read IOPS/ });
     expect(within(quickStart).getAllByRole("cell").at(-1)).toHaveTextContent("—");
   });

@@ -49,7 +49,7 @@ describe("a result judged by its storage class's spec", () => {
     const table = await screen.findByRole("table", { name: "Result history" });
     const [readRow, writeRow] = within(table).getAllByRole("row", { name: /ebs-data/ });
     expect(readRow).toHaveTextContent("meets spec (101% of 20,000 IOPS)");
-    expect(readRow).toHaveTextContent("above spec — server cache suspected (300% of 300 MB/s)");
+    expect(readRow).toHaveTextContent("above spec — server cache suspected (300% of 300 MB/s, 286 MiB/s)");
     expect(readRow).not.toHaveTextContent("below spec");
     expect(writeRow).toHaveTextContent("below spec (62% of 10,000 IOPS)");
     expect(writeRow).not.toHaveTextContent("meets spec");

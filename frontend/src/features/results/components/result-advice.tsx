@@ -1,4 +1,5 @@
 import type { Finding, SpecCheck } from "../../../lib/api/types";
+import { formatBandwidth } from "../../../lib/format";
 
 const VERDICTS = {
   meets: { text: "meets spec", badge: "badge-ok" },
@@ -10,10 +11,16 @@ function amount(value: number): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
 
-/** "meets spec (101% of 20,000 IOPS)". */
+/** A vendor's MB/s with our MiB/s beside it: "300 MB/s, 286 MiB/s"; other units as published. */
+function published(value: number, unit: string): string {
+  const text = `${amount(value)} ${unit}`;
+  return unit === "MB/s" ? `${text}, ${formatBandwidth(value * 1e6)}` : text;
+}
+
+/** "meets spec (101% of 20,000 IOPS)", "below spec (80% of 300 MB/s, 286 MiB/s)". */
 export function specCheckText(check: SpecCheck): string {
   const verdict = VERDICTS[check.verdict]?.text ?? check.verdict;
-  return `${verdict} (${Math.round(check.percent)}% of ${amount(check.expected)} ${check.unit})`;
+  return `${verdict} (${Math.round(check.percent)}% of ${published(check.expected, check.unit)})`;
 }
 
 function specCheckTitle(check: SpecCheck): string {

@@ -40,11 +40,21 @@ function amount(value: number): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
 
-/** "20,000 IOPS", "0.5–2 ms" (the low end first when the spec gives a range). */
+/** Our MiB/s for a vendor's MB/s: 300 → "286". */
+function mib(mbps: number): string {
+  return amount(Math.round((mbps * 1e6) / 1024 ** 2));
+}
+
+/** "20,000 IOPS", "300 MB/s (286 MiB/s)", "0.5–2 ms" (the low end first when the spec gives a range). */
 export function formatSpecFigure(figure: SpecFigure): string {
-  if (figure.low === null || figure.low === figure.expected) return `${amount(figure.expected)} ${figure.unit}`;
+  const both = figure.unit === "MB/s";
+  if (figure.low === null || figure.low === figure.expected) {
+    const text = `${amount(figure.expected)} ${figure.unit}`;
+    return both ? `${text} (${mib(figure.expected)} MiB/s)` : text;
+  }
   const [from, to] = figure.low < figure.expected ? [figure.low, figure.expected] : [figure.expected, figure.low];
-  return `${amount(from)}–${amount(to)} ${figure.unit}`;
+  const text = `${amount(from)}–${amount(to)} ${figure.unit}`;
+  return both ? `${text} (${mib(from)}–${mib(to)} MiB/s)` : text;
 }
 
 function formulaText(figure: SpecFigure): string {

@@ -36,7 +36,7 @@ describe("a target's storage class", () => {
     await user.type(within(form).getByLabelText(/Provisioned capacity \(GiB\)/), "1000");
 
     const expected = await within(form).findByRole("status", { name: "Expected figures" });
-    expect(expected).toHaveTextContent("Expected: 20,000 IOPS · 300 MB/s · 0.5–2 ms");
+    expect(expected).toHaveTextContent("Expected: 20,000 IOPS · 300 MB/s (286 MiB/s) · 0.5–2 ms");
     expect(expected).toHaveTextContent("iops: min(3 * capacity_gib, 20000)");
     expect(api.callsTo("GET /api/v1/storage-classes/21/spec").at(-1)?.query.get("capacity_gib")).toBe("1000");
 
@@ -80,7 +80,7 @@ describe("a target's storage class", () => {
     await user.clear(capacity);
     await user.type(capacity, "2048");
     expect(await within(editor).findByRole("status", { name: "Expected figures" })).toHaveTextContent(
-      "Expected: 20,000 IOPS · 300 MB/s",
+      "Expected: 20,000 IOPS · 300 MB/s (286 MiB/s)",
     );
     api.on("GET /api/v1/targets", { body: page([{ ...target, storage_class: efs.name, storage_class_id: 22, capacity_gib: 2048 }]) });
     await user.click(within(editor).getByRole("button", { name: "Save" }));
