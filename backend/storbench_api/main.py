@@ -23,6 +23,7 @@ from storbench_api.presets.router import router as presets_router
 from storbench_api.results.router import router as results_router
 from storbench_api.runs.router import router as runs_router
 from storbench_api.runs.worker_router import router as runs_worker_router
+from storbench_api.schedules.router import router as schedules_router
 from storbench_api.settings import get_settings
 from storbench_api.spa import mount_spa
 from storbench_api.storage_classes.router import router as storage_classes_router
@@ -31,6 +32,7 @@ from storbench_api.targets.router import router as targets_router
 from storbench_api.teams.router import invitations_router
 from storbench_api.teams.router import router as teams_router
 from storbench_api.tokens.router import router as tokens_router
+from storbench_api.webhooks.router import router as webhooks_router
 
 API_PREFIX = "/api/v1"
 
@@ -53,6 +55,8 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     invitations_router,
     tokens_router,
     audit_router,
+    schedules_router,
+    webhooks_router,
 )
 
 _SECURITY_HEADERS = {

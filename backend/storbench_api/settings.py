@@ -83,6 +83,20 @@ class Settings(BaseSettings):
     live_recheck_interval: Seconds = timedelta(seconds=10)
     max_event_streams_per_user: Annotated[int, Field(ge=1, le=1000)] = 20
 
+    # Webhooks. Deliveries to loopback, private, link-local or other non-public addresses are
+    # refused (team members must not reach the server's own network through them) unless the
+    # address is inside one of these networks (JSON list of CIDRs, e.g. ["10.1.2.0/24"]).
+    webhook_allowed_networks: list[str] = []
+    webhook_timeout: Seconds = timedelta(seconds=5)
+    webhook_max_attempts: Annotated[int, Field(ge=1, le=20)] = 6
+    # The wait after the first failed attempt; it doubles after each further one (1, 2, 4, 8, 16 min).
+    webhook_retry_base: Seconds = timedelta(minutes=1)
+    webhook_interval: Seconds = timedelta(seconds=5)
+    # Schedules: how often the scheduler looks for due slots, and how many missed slots of one
+    # outage are listed one by one (the rest are counted).
+    schedule_interval: Seconds = timedelta(seconds=20)
+    schedule_missed_listed: Annotated[int, Field(ge=1, le=1000)] = 10
+
     # Web
     spa_dir: Path = REPO_ROOT / "frontend" / "dist"
     cors_origins: list[str] = []

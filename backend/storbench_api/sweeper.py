@@ -1,20 +1,36 @@
-"""Background loop in the API process that fails runs no worker will finish (runs.tasks.sweep_once)."""
+"""Background loops in every API process: stuck runs, schedule slots, webhook deliveries.
+
+Each loop runs its pass in a thread every interval; a failing pass is logged, never fatal. Several
+API processes run them at once: each pass is safe to race (runs: status transitions; schedules:
+a unique (schedule, slot) firing row; webhooks: deliveries claimed before they are sent).
+"""
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from storbench_api.runs.tasks import sweep_once
+from storbench_api.schedules.scheduler import fire_due_once
 from storbench_api.settings import get_settings
+from storbench_api.webhooks.delivery import deliver_due_once
 
 log = logging.getLogger(__name__)
 
 
-async def sweep_forever() -> None:
-    """Sweep every sweep_interval until cancelled; a failing pass is logged, not fatal."""
-    interval = get_settings().sweep_interval.total_seconds()
+async def _every(interval: float, what: str, run_pass: Callable[[], object]) -> None:
     while True:
         try:
-            await asyncio.to_thread(sweep_once)
+            await asyncio.to_thread(run_pass)
         except Exception:
-            log.exception("sweep failed; retrying in %.0f s", interval)
+            log.exception("%s failed; retrying in %.0f s", what, interval)
         await asyncio.sleep(interval)
+
+
+async def sweep_forever() -> None:
+    """Run every background loop until cancelled."""
+    settings = get_settings()
+    await asyncio.gather(
+        _every(settings.sweep_interval.total_seconds(), "sweep", sweep_once),
+        _every(settings.schedule_interval.total_seconds(), "schedule pass", fire_due_once),
+        _every(settings.webhook_interval.total_seconds(), "webhook delivery", deliver_due_once),
+    )

@@ -36,6 +36,12 @@ class AuditDetails(SparseModel):
     confirmed_destructive: bool | None = None
     # A storage class added or changed: the spec version it now has.
     version: int | None = None
+    # A webhook registered or changed; a schedule created or changed; which fields changed.
+    url: str | None = None
+    events: list[str] | None = None
+    cron: str | None = None
+    timezone: str | None = None
+    changed: list[str] | None = None
 
 
 class AuditEventOut(BaseModel):

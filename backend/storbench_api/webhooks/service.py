@@ -1,14 +1,27 @@
 """Webhooks: registration, the delivery log, and recording events to deliver."""
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from fastapi.encoders import jsonable_encoder
 from sqlalchemy.orm import Session
 
+from storbench_api.audit import service as audit
+from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
+from storbench_api.errors import Conflict, NotFound
 from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
-from storbench_api.webhooks import repository
+from storbench_api.settings import get_settings
+from storbench_api.webhooks import events, repository, signing
+from storbench_api.webhooks.destination import ensure_acceptable
+from storbench_api.webhooks.schemas import (
+    DeliveryOut,
+    DeliverySummary,
+    WebhookCreate,
+    WebhookOut,
+    WebhookUpdate,
+)
 
 
 def enqueue_event(db: Session, team_id: int, event: str, payload: dict[str, Any]) -> None:
@@ -16,17 +29,17 @@ def enqueue_event(db: Session, team_id: int, event: str, payload: dict[str, Any]
 
     Runs in the caller's transaction (only flushes): the deliveries exist only if the caller
     commits, and the delivery sweep sends them afterwards, out of the request path. A team
-    without webhooks records nothing.
+    without webhooks records nothing. payload: anything JSON-encodable (datetimes included).
     """
     now = utcnow()
-    body = jsonable_encoder(payload)  # datetimes and the like as JSON, once
+    body = jsonable_encoder(payload)
     for webhook in repository.active_webhooks_of_team(db, team_id):
         if event in (webhook.events or []):
             db.add(_new_delivery(webhook, event, body, now=now))
     db.flush()
 
 
-def _new_delivery(webhook: Webhook, event: str, payload: dict[str, Any], *, now: Any) -> WebhookDelivery:
+def _new_delivery(webhook: Webhook, event: str, payload: dict[str, Any], *, now: datetime) -> WebhookDelivery:
     return WebhookDelivery(
         webhook_id=webhook.id,
         team_id=webhook.team_id,
@@ -36,4 +49,168 @@ def _new_delivery(webhook: Webhook, event: str, payload: dict[str, Any], *, now:
         status=DeliveryStatus.pending,
         attempts=0,
         next_attempt_at=now,
+        created_at=now,
+        updated_at=now,
+    )
+
+
+def get_webhook(db: Session, team_id: int, webhook_id: int) -> Webhook:
+    """The team's webhook, or 404 (another team's too)."""
+    webhook = repository.webhook_of_team(db, team_id, webhook_id)
+    if webhook is None:
+        raise NotFound(f"webhook {webhook_id} not found")
+    return webhook
+
+
+def list_webhooks(db: Session, team_id: int) -> list[Webhook]:
+    """Every webhook of the team."""
+    return list(repository.webhooks_of_team(db, team_id))
+
+
+def create_webhook(db: Session, principal: Principal, body: WebhookCreate) -> tuple[Webhook, str]:
+    """A new webhook and its secret (the caller shows it once)."""
+    url = body.url.strip()
+    ensure_acceptable(url)
+    secret = signing.new_secret()
+    webhook = Webhook(
+        team_id=principal.team_id,
+        url=url,
+        description=body.description,
+        secret=secret,
+        events=sorted(set(body.events)),
+        active=body.active,
+        created_by_id=principal.user_id,
+    )
+    db.add(webhook)
+    db.flush()
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="webhook.created",
+        resource_type="webhook",
+        resource_id=webhook.id,
+        url=url,
+        events=webhook.events,
+    )
+    return webhook, secret
+
+
+def update_webhook(db: Session, principal: Principal, webhook_id: int, body: WebhookUpdate) -> Webhook:
+    """Change the URL, events, description or active flag."""
+    webhook = get_webhook(db, principal.team_id, webhook_id)
+    given = body.model_fields_set
+    if "url" in given and body.url is not None:
+        ensure_acceptable(body.url.strip())
+        webhook.url = body.url.strip()
+    if "events" in given and body.events is not None:
+        webhook.events = sorted(set(body.events))
+    if "description" in given:
+        webhook.description = body.description
+    if "active" in given and body.active is not None:
+        webhook.active = body.active
+    db.flush()
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="webhook.updated",
+        resource_type="webhook",
+        resource_id=webhook.id,
+        changed=sorted(given),
+    )
+    return webhook
+
+
+def delete_webhook(db: Session, principal: Principal, webhook_id: int) -> None:
+    """Remove a webhook and its delivery log."""
+    webhook = get_webhook(db, principal.team_id, webhook_id)
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="webhook.deleted",
+        resource_type="webhook",
+        resource_id=webhook.id,
+        url=webhook.url,
+    )
+    db.delete(webhook)
+    db.flush()
+
+
+def send_test(db: Session, principal: Principal, webhook_id: int) -> WebhookDelivery:
+    """Queue a "ping" delivery to this webhook, whatever it subscribed to."""
+    webhook = get_webhook(db, principal.team_id, webhook_id)
+    delivery = _new_delivery(
+        webhook,
+        events.PING,
+        {"message": "test event sent from storbench", "webhook_id": webhook.id, "by": principal.email},
+        now=utcnow(),
+    )
+    db.add(delivery)
+    db.flush()
+    return delivery
+
+
+def retry_delivery(db: Session, principal: Principal, webhook_id: int, delivery_id: int) -> WebhookDelivery:
+    """Send a failed delivery again from its first attempt."""
+    webhook = get_webhook(db, principal.team_id, webhook_id)
+    delivery = db.get(WebhookDelivery, delivery_id)
+    if delivery is None or delivery.webhook_id != webhook.id:
+        raise NotFound(f"delivery {delivery_id} not found for webhook {webhook_id}")
+    if delivery.status != DeliveryStatus.failed:
+        raise Conflict(f"delivery {delivery_id} is {delivery.status}: only a failed delivery is sent again")
+    delivery.status = DeliveryStatus.pending
+    delivery.attempts = 0
+    delivery.next_attempt_at = utcnow()
+    db.flush()
+    return delivery
+
+
+def deliveries(db: Session, team_id: int, webhook_id: int, limit: int) -> list[WebhookDelivery]:
+    """The webhook's delivery log, newest first."""
+    webhook = get_webhook(db, team_id, webhook_id)
+    return list(repository.deliveries_of_webhook(db, webhook.id, limit))
+
+
+def describe_delivery(delivery: WebhookDelivery) -> DeliveryOut:
+    """A delivery as the API shows it."""
+    return DeliveryOut(
+        id=delivery.id,
+        delivery_uid=delivery.delivery_uid,
+        event=delivery.event,
+        status=delivery.status,
+        attempts=delivery.attempts,
+        max_attempts=get_settings().webhook_max_attempts,
+        next_attempt_at=delivery.next_attempt_at if delivery.status == DeliveryStatus.pending else None,
+        last_attempt_at=delivery.last_attempt_at,
+        last_status_code=delivery.last_status_code,
+        last_error=delivery.last_error,
+        response_excerpt=delivery.response_excerpt,
+        delivered_at=delivery.delivered_at,
+        created_at=delivery.created_at,
+        payload=delivery.payload,
+    )
+
+
+def describe_webhook(db: Session, webhook: Webhook) -> WebhookOut:
+    """A webhook as the API shows it, with how its latest delivery went."""
+    latest = next(iter(repository.deliveries_of_webhook(db, webhook.id, 1)), None)
+    return WebhookOut(
+        id=webhook.id,
+        url=webhook.url,
+        description=webhook.description,
+        events=list(webhook.events or []),
+        active=webhook.active,
+        created_at=webhook.created_at,
+        updated_at=webhook.updated_at,
+        latest_delivery=DeliverySummary(
+            status=latest.status,
+            event=latest.event,
+            created_at=latest.created_at,
+            last_status_code=latest.last_status_code,
+            last_error=latest.last_error,
+        )
+        if latest is not None
+        else None,
     )

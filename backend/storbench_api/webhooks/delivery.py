@@ -1,0 +1,209 @@
+"""Sending deliveries: one sweep claims the due ones, POSTs each, and records the outcome.
+
+Where it runs: the API processes' background loop (storbench_api.sweeper), every webhook_interval.
+Several API processes may sweep at once; a delivery is claimed before it is sent so only one sends
+it: on PostgreSQL by SELECT … FOR UPDATE SKIP LOCKED (sweepers never wait for each other), on
+SQLite (one writer at a time) by an UPDATE … WHERE still-due whose row count says who won. The claim
+pushes next_attempt_at ahead by a lease and counts the attempt, and is committed before the HTTP
+request, so no transaction is held open across the network and a sender that dies mid-attempt
+leaves the delivery to be retried after the lease. Not Celery: a delivery is one short HTTP request,
+the loop already exists in every deployment (embedded included), and a due-time column gives the
+backoff for free.
+"""
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import httpx
+from sqlalchemy.orm import Session
+
+from storbench_api.db import get_sessionmaker, utcnow
+from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
+from storbench_api.settings import get_settings
+from storbench_api.webhooks import repository, signing
+from storbench_api.webhooks.destination import DestinationRefused, resolve
+
+log = logging.getLogger(__name__)
+
+EXCERPT_BYTES = 500
+
+
+@dataclass(frozen=True)
+class ClaimedDelivery:
+    """What sending one delivery needs, read while it was claimed."""
+
+    id: int
+    delivery_uid: str
+    event: str
+    url: str
+    secret: str
+    body: bytes
+    attempt: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one attempt gave."""
+
+    delivered: bool
+    status_code: int | None = None
+    error: str | None = None
+    excerpt: str | None = None
+
+
+Sender = Callable[[ClaimedDelivery], Outcome]
+
+
+def envelope(delivery: WebhookDelivery) -> bytes:
+    """The JSON body of a delivery: the same bytes on every attempt."""
+    document: dict[str, Any] = {
+        "id": delivery.delivery_uid,
+        "event": delivery.event,
+        "created_at": delivery.created_at.isoformat(),
+        "team_id": delivery.team_id,
+        "data": delivery.payload,
+    }
+    return json.dumps(document, separators=(",", ":"), sort_keys=True).encode()
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """The wait after the attempts-th failed attempt: the base, doubling each time."""
+    base: timedelta = get_settings().webhook_retry_base
+    return base * (1 << max(attempts - 1, 0))
+
+
+def _lease() -> timedelta:
+    return get_settings().webhook_timeout * 2 + timedelta(seconds=30)
+
+
+def claim_due(db: Session, now: datetime, limit: int) -> list[ClaimedDelivery]:
+    """Claim up to limit due deliveries for this sender (the caller commits before sending)."""
+    lease_until = now + _lease()
+    if db.get_bind().dialect.name == "postgresql":
+        rows = list(repository.lock_due_deliveries(db, now, limit))
+    else:
+        won = [
+            delivery_id
+            for delivery_id in repository.due_delivery_ids(db, now, limit)
+            if repository.claim_delivery_if_due(db, delivery_id, now, lease_until)
+        ]
+        rows = [db.get_one(WebhookDelivery, delivery_id, populate_existing=True) for delivery_id in won]
+    claimed = []
+    for row in rows:
+        webhook = db.get_one(Webhook, row.webhook_id)
+        row.next_attempt_at = lease_until
+        row.attempts += 1
+        row.last_attempt_at = now
+        claimed.append(
+            ClaimedDelivery(
+                id=row.id,
+                delivery_uid=row.delivery_uid,
+                event=row.event,
+                url=webhook.url,
+                secret=webhook.secret,
+                body=envelope(row),
+                attempt=row.attempts,
+            )
+        )
+    db.flush()
+    return claimed
+
+
+def record_outcome(db: Session, delivery_id: int, outcome: Outcome, now: datetime) -> None:
+    """Delivered, retried later with backoff, or failed for good after the last attempt."""
+    row = db.get(WebhookDelivery, delivery_id)
+    if row is None:  # its webhook was deleted meanwhile
+        return
+    row.last_status_code = outcome.status_code
+    row.response_excerpt = outcome.excerpt
+    if outcome.delivered:
+        row.status = DeliveryStatus.delivered
+        row.delivered_at = now
+        row.last_error = None
+        row.next_attempt_at = None
+    elif row.attempts >= get_settings().webhook_max_attempts:
+        row.status = DeliveryStatus.failed
+        row.last_error = outcome.error
+        row.next_attempt_at = None
+    else:
+        row.last_error = outcome.error
+        row.next_attempt_at = now + retry_delay(row.attempts)
+    db.flush()
+
+
+def deliver_due_once(
+    *, now: Callable[[], datetime] = utcnow, send: Sender | None = None, limit: int = 20
+) -> int:
+    """One sweep: claim what is due, send each, record each outcome; returns how many were sent."""
+    sender = send or post
+    sessions = get_sessionmaker()
+    with sessions() as db:
+        claimed = claim_due(db, now(), limit)
+        db.commit()
+    for delivery in claimed:
+        try:
+            outcome = sender(delivery)
+        except Exception as exc:  # never let one receiver stop the sweep
+            log.exception("webhook delivery %s failed unexpectedly", delivery.id)
+            outcome = Outcome(delivered=False, error=f"internal error while sending: {type(exc).__name__}")
+        with sessions() as db:
+            record_outcome(db, delivery.id, outcome, now())
+            db.commit()
+    return len(claimed)
+
+
+def _excerpt(response: httpx.Response) -> str:
+    """The first bytes of the answer, as text fit for the log (never the whole body)."""
+    taken = b""
+    for chunk in response.iter_bytes():
+        taken += chunk
+        if len(taken) >= EXCERPT_BYTES:
+            break
+    return taken[:EXCERPT_BYTES].decode("utf-8", "replace").replace("\x00", "")
+
+
+def post(delivery: ClaimedDelivery) -> Outcome:
+    """POST the delivery to the checked address of its URL; no redirects, short timeouts."""
+    try:
+        destination = resolve(delivery.url)
+    except DestinationRefused as exc:
+        return Outcome(delivered=False, error=f"refused: {exc}")
+    parts = destination.url
+    address = destination.address
+    literal = f"[{address}]" if address.version == 6 else str(address)
+    pinned = parts._replace(netloc=f"{literal}:{destination.port}").geturl()
+    headers = signing.delivery_headers(
+        secret=delivery.secret,
+        event=delivery.event,
+        delivery_uid=delivery.delivery_uid,
+        timestamp=int(time.time()),
+        body=delivery.body,
+    )
+    headers["Host"] = parts.netloc
+    extensions = {"sni_hostname": destination.host} if parts.scheme == "https" else {}
+    timeout = get_settings().webhook_timeout.total_seconds()
+    try:
+        with (
+            httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client,
+            client.stream(
+                "POST", pinned, content=delivery.body, headers=headers, extensions=extensions
+            ) as response,
+        ):
+            excerpt = _excerpt(response)
+            code = response.status_code
+    except httpx.TimeoutException:
+        return Outcome(delivered=False, error=f"no answer within {timeout:.0f} s")
+    except httpx.HTTPError as exc:
+        return Outcome(delivered=False, error=f"could not connect: {type(exc).__name__}: {exc}"[:500])
+    if 200 <= code < 300:
+        return Outcome(delivered=True, status_code=code, excerpt=excerpt)
+    if 300 <= code < 400:
+        error = f"answered {code}: redirects are not followed, register the final URL"
+    else:
+        error = f"answered {code}"
+    return Outcome(delivered=False, status_code=code, error=error, excerpt=excerpt)
