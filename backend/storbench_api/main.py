@@ -13,6 +13,7 @@ from storbench_api.auth.router import router as auth_router
 from storbench_api.body_limit import BodySizeLimit, GzipRequestBody
 from storbench_api.errors import install_error_handlers
 from storbench_api.fio_tools.router import router as fio_router
+from storbench_api.history.router import router as history_router
 from storbench_api.hosts.enrollment_router import router as enrollment_router
 from storbench_api.hosts.router import router as hosts_router
 from storbench_api.hosts.worker_router import router as hosts_worker_router
@@ -48,6 +49,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     storage_classes_router,
     runs_router,
     results_router,
+    history_router,
     fio_router,
     hosts_worker_router,
     runs_worker_router,

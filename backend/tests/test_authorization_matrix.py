@@ -38,6 +38,8 @@ CALLERS = ("anonymous", "viewer", "member", "owner", "other_team_owner", "enroll
 _LEVELS = {require_viewer: "viewer", require_member: "member", require_owner: "owner", current_host: "host"}
 _RANK = {"viewer": 0, "member": 1, "owner": 2}
 _PASSWORD_HASH = hash_password("matrix-password-1")
+# No change point exists in the world: acknowledging one answers 404 to every allowed caller.
+MAX_CHANGE_POINT_ID = 2**31 - 1
 
 
 def _routes() -> list[tuple[str, str, APIRoute]]:
@@ -156,6 +158,7 @@ def world(db: Session) -> World:
         "invitation_id": invitation.id,
         "preset_id": "randread-4k-iops",
         "class_id": storage_class.id,
+        "change_point_id": MAX_CHANGE_POINT_ID,
     }
     return World(tokens=tokens, ids=ids)
 

@@ -11,6 +11,7 @@ from storbench_api.advisor.service import SpecCheck
 from storbench_api.auth.service import Principal
 from storbench_api.compare import fingerprint
 from storbench_api.errors import Invalid, PayloadTooLarge
+from storbench_api.history import service as history
 from storbench_api.models import RawOutput, Result, ResultDirection, Target
 from storbench_api.results import repository
 from storbench_api.results.histogram import log2_buckets
@@ -237,6 +238,7 @@ def store_report(
         db.add(result)
         results.append(result)
     db.flush()
+    history.detect_after_store(db, results)
     return results
 
 

@@ -1,0 +1,1 @@
+"""History: trends over time, change points found in them, their review and the CI check."""

@@ -1,0 +1,172 @@
+"""Queries of the history: a figure's series over time, and the changes found in it.
+
+Series read only the columns they need (results joined to result_directions), never a result's
+detail, options or raw output; they are ordered by (measured_at, id).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Row, func, select
+from sqlalchemy.orm import Session
+
+from storbench_api.models import ChangePoint, ChangePointPolicy, Result, ResultDirection, Run
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesKey:
+    """What makes one series: a figure of one direction of one job on one target (and fingerprint)."""
+
+    team_id: int
+    target_id: int
+    job_name: str
+    direction: str
+    metric: str
+    fingerprint: str | None = None
+    # False: every fingerprint (the trend's default); True: exactly `fingerprint`, NULL included.
+    exact_fingerprint: bool = False
+
+
+def trend_points(
+    db: Session,
+    key: SeriesKey,
+    *,
+    limit: int,
+    since: tuple[datetime, int] | None = None,
+    complete_only: bool = False,
+) -> Sequence[Row[int, datetime, float, str | None, int | None, str, int]]:
+    """The newest `limit` points of a series (result id, measured_at, value, …), newest first.
+
+    `since` (measured_at, result id) keeps only points from there on; `complete_only` leaves out
+    results fio did not finish (partial) or that report an error.
+    """
+    value = getattr(ResultDirection, key.metric)
+    query = (
+        select(
+            Result.id,
+            Result.measured_at,
+            value,
+            Result.fingerprint,
+            Result.run_id,
+            Result.host_name,
+            Result.repetition,
+        )
+        .join(ResultDirection, ResultDirection.result_id == Result.id)
+        .where(
+            Result.team_id == key.team_id,
+            Result.target_id == key.target_id,
+            Result.job_name == key.job_name,
+            ResultDirection.direction == key.direction,
+            value.is_not(None),
+        )
+    )
+    if key.exact_fingerprint or key.fingerprint is not None:
+        query = query.where(
+            Result.fingerprint.is_(None) if key.fingerprint is None else Result.fingerprint == key.fingerprint
+        )
+    if complete_only:
+        query = query.where(Result.partial.is_(False), Result.error == 0)
+    if since is not None:
+        query = query.where(
+            (Result.measured_at > since[0]) | ((Result.measured_at == since[0]) & (Result.id >= since[1]))
+        )
+    return db.execute(query.order_by(Result.measured_at.desc(), Result.id.desc()).limit(limit)).all()
+
+
+def series_change_points(
+    db: Session, key: SeriesKey, *, since: datetime | None = None
+) -> Sequence[ChangePoint]:
+    """Changes found in a series (every fingerprint unless the key names one), oldest first."""
+    query = select(ChangePoint).where(
+        ChangePoint.team_id == key.team_id,
+        ChangePoint.target_id == key.target_id,
+        ChangePoint.job_name == key.job_name,
+        ChangePoint.direction == key.direction,
+        ChangePoint.metric == key.metric,
+    )
+    if key.exact_fingerprint or key.fingerprint is not None:
+        query = query.where(
+            ChangePoint.fingerprint.is_(None)
+            if key.fingerprint is None
+            else ChangePoint.fingerprint == key.fingerprint
+        )
+    if since is not None:
+        query = query.where(ChangePoint.measured_at >= since)
+    return db.scalars(query.order_by(ChangePoint.measured_at, ChangePoint.result_id)).all()
+
+
+def list_change_points(
+    db: Session,
+    team_id: int,
+    *,
+    limit: int,
+    offset: int,
+    acknowledged: bool | None = None,
+    kind: str | None = None,
+    target_id: int | None = None,
+) -> tuple[Sequence[ChangePoint], int]:
+    """A page of the team's changes, newest detected first, and how many match."""
+    query = select(ChangePoint).where(ChangePoint.team_id == team_id)
+    if acknowledged is not None:
+        query = query.where(
+            ChangePoint.acknowledged_at.is_not(None)
+            if acknowledged
+            else ChangePoint.acknowledged_at.is_(None)
+        )
+    if kind is not None:
+        query = query.where(ChangePoint.kind == kind)
+    if target_id is not None:
+        query = query.where(ChangePoint.target_id == target_id)
+    total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = db.scalars(
+        query.order_by(ChangePoint.detected_at.desc(), ChangePoint.id.desc()).limit(limit).offset(offset)
+    ).all()
+    return rows, total
+
+
+def count_unacknowledged(db: Session, team_id: int) -> int:
+    """How many of the team's regressions nobody has acknowledged yet."""
+    query = select(func.count(ChangePoint.id)).where(
+        ChangePoint.team_id == team_id,
+        ChangePoint.kind == "regression",
+        ChangePoint.acknowledged_at.is_(None),
+    )
+    return db.scalar(query) or 0
+
+
+def get_change_point(db: Session, team_id: int, change_point_id: int) -> ChangePoint | None:
+    """One of the team's changes."""
+    return db.scalar(
+        select(ChangePoint).where(ChangePoint.team_id == team_id, ChangePoint.id == change_point_id)
+    )
+
+
+def get_policy(db: Session, team_id: int) -> ChangePointPolicy | None:
+    """The team's detection policy, if it set one."""
+    return db.get(ChangePointPolicy, team_id)
+
+
+def newest_run_results(
+    db: Session, team_id: int, plan_id: int, target_id: int
+) -> Sequence[Row[int, str, str | None, datetime, int | None]]:
+    """(id, job_name, fingerprint, measured_at, run_id) of each result of a plan's newest run on a target."""
+    newest_run = (
+        select(Result.run_id)
+        .join(Run, Run.id == Result.run_id)
+        .where(Result.team_id == team_id, Result.target_id == target_id, Run.plan_id == plan_id)
+        .order_by(Result.measured_at.desc(), Result.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    query = select(Result.id, Result.job_name, Result.fingerprint, Result.measured_at, Result.run_id).where(
+        Result.team_id == team_id, Result.run_id == newest_run
+    )
+    return db.execute(query.order_by(Result.id)).all()
+
+
+def result_directions(db: Session, result_ids: Sequence[int]) -> Sequence[ResultDirection]:
+    """The direction rows of some results."""
+    if not result_ids:
+        return []
+    return db.scalars(select(ResultDirection).where(ResultDirection.result_id.in_(result_ids))).all()
