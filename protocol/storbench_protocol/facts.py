@@ -17,6 +17,14 @@ class HostMount(WireModel):
     options: str
 
 
+class PathSpace(WireModel):
+    """The free and total bytes of the file system holding a path (an allowed root or a mount under one)."""
+
+    path: str
+    free_bytes: NonNegativeInt
+    total_bytes: NonNegativeInt
+
+
 class HostNic(WireModel):
     """A network interface; speed in Mb/s when the driver says."""
 
@@ -54,6 +62,9 @@ class HostFacts(WireModel):
     block_devices: list[HostBlockDevice] = Field(default_factory=list)
     # The directories and block devices the worker was started with (--allow): nothing else is touched.
     allowed_roots: list[str] = Field(default_factory=list)
+    # Free space of each allowed directory and of each mount point inside one: a target's free
+    # space is that of the longest of these paths containing it.
+    path_space: list[PathSpace] = Field(default_factory=list)
     # The NFS client's RPC slot table: its starting size, and the most it grows to (newer kernels).
     sunrpc_tcp_slot_table_entries: Int | None = None
     sunrpc_tcp_max_slot_table_entries: Int | None = None

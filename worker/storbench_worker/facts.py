@@ -6,7 +6,7 @@ import socket
 from collections.abc import Sequence
 from pathlib import Path
 
-from storbench_protocol.facts import HostFacts, HostMount, HostNic
+from storbench_protocol.facts import HostFacts, HostMount, HostNic, PathSpace
 from storbench_worker.devices import block_devices
 
 
@@ -83,9 +83,40 @@ def _nics() -> list[HostNic]:
     return nics
 
 
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def path_space(allowed_roots: Sequence[Path], mounts: Sequence[HostMount]) -> list[PathSpace]:
+    """Free and total bytes of each allowed directory and of each mount point inside one.
+
+    A file system boundary is always a mount point, so a target's free space is that of the
+    longest of these paths containing it. Block devices and unreadable paths are left out.
+    """
+    roots = [str(root) for root in allowed_roots if Path(root).is_dir()]
+    paths = roots + sorted(
+        {m.mountpoint for m in mounts if any(_inside(m.mountpoint, r) and m.mountpoint != r for r in roots)}
+    )
+    spaces = []
+    for path in paths:
+        try:
+            stat = os.statvfs(path)
+        except OSError:
+            continue
+        spaces.append(
+            PathSpace(
+                path=path,
+                free_bytes=stat.f_bavail * stat.f_frsize,
+                total_bytes=stat.f_blocks * stat.f_frsize,
+            )
+        )
+    return spaces
+
+
 def collect_facts(allowed_roots: Sequence[Path] = ()) -> HostFacts:
     """Hostname, OS, CPU, memory, NICs, block devices, mounts and the paths this worker allows."""
     uname = platform.uname()
+    mounts = _mounts()
     return HostFacts(
         hostname=socket.gethostname(),
         os=platform.platform(),
@@ -94,10 +125,11 @@ def collect_facts(allowed_roots: Sequence[Path] = ()) -> HostFacts:
         cpu_model=_cpu_model(),
         cpu_count=os.cpu_count(),
         memory_bytes=_memory_bytes(),
-        mounts=_mounts(),
+        mounts=mounts,
         nics=_nics(),
         block_devices=block_devices(),
         allowed_roots=[str(root) for root in allowed_roots],
+        path_space=path_space(allowed_roots, mounts),
         sunrpc_tcp_slot_table_entries=_sunrpc_slots(),
         sunrpc_tcp_max_slot_table_entries=_sunrpc_slots("tcp_max_slot_table_entries"),
     )

@@ -19,3 +19,28 @@ def test_facts_describe_this_host() -> None:
     assert {n.name for n in facts.nics} <= set(os.listdir("/sys/class/net")) - {"lo"}
     mounted = {m.mountpoint for m in facts.mounts}
     assert all(Path(m).is_absolute() for m in mounted)
+
+
+def test_free_space_is_reported_for_each_allowed_directory(tmp_path: Path) -> None:
+    roots = (tmp_path, Path("/dev/null-is-not-a-directory"))
+    facts = collect_facts(roots)
+    stat = os.statvfs(tmp_path)
+    [space] = facts.path_space
+    assert space.path == str(tmp_path)
+    assert space.total_bytes == stat.f_blocks * stat.f_frsize
+    # Others write meanwhile: the figure is this file system's, give or take what changed since.
+    assert abs(space.free_bytes - stat.f_bavail * stat.f_frsize) < 1 << 30
+
+
+def test_a_mount_inside_an_allowed_directory_gets_its_own_free_space() -> None:
+    from storbench_protocol.facts import HostMount
+    from storbench_worker.facts import path_space
+
+    mounted = [m for m in collect_facts().mounts if m.mountpoint != "/"]
+    if not mounted:
+        mounted = [HostMount(source="proc", mountpoint="/proc", fstype="proc", options="rw")]
+    inner = mounted[0].mountpoint
+    spaces = {s.path: s for s in path_space((Path("/"),), mounted)}
+    assert set(spaces) == {"/", inner}
+    stat = os.statvfs(inner)
+    assert spaces[inner].total_bytes == stat.f_blocks * stat.f_frsize

@@ -122,6 +122,7 @@ def ensure_safe_on_target(
     confirmed_destructive: bool,
     host_memory_bytes: int | None = None,
     host_count: int = 1,
+    free_bytes: int | None = None,
 ) -> None:
     """Invalid listing every reason these jobs may not run on this target (the worker checks again)."""
     target = SafetyTarget(
@@ -131,6 +132,7 @@ def ensure_safe_on_target(
         confirmed_destructive=confirmed_destructive,
         host_memory_bytes=host_memory_bytes,
         host_count=host_count,
+        free_bytes=free_bytes,
     )
     models = [validate_job_dict(job) for job in jobs]
     problems = check_jobs_safety(models, target, safety_limits())

@@ -1,10 +1,13 @@
 """Runs and assignments as the API shows them: to users (RunOut, RunProgress) and to workers."""
 
 from collections.abc import Sequence
+from typing import Any
 
+from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
 from storbench_api.fio_tools.schemas import jobs_out
+from storbench_api.hosts.mounts import describe_mount
 from storbench_api.models import Assignment, Result, Run, Target, TargetKind
 from storbench_api.results import service as results_service
 from storbench_api.runs import repository
@@ -14,6 +17,7 @@ from storbench_api.runs.schemas import (
     HostProgress,
     HostRef,
     ProgressSampleOut,
+    RunHeadline,
     RunOut,
     RunProgress,
     TargetRef,
@@ -29,9 +33,13 @@ def describe_runs(db: Session, runs: Sequence[Run], with_results: bool) -> list[
     if with_results:
         for result in repository.results_of_runs(db, [r.id for r in runs]):
             results_by_run.setdefault(result.run_id or 0, []).append(result)
+    headline_rows: dict[int, list[Row[Any]]] = {}
+    for row in repository.headline_rows(db, [r.id for r in runs]):
+        headline_rows.setdefault(row.run_id, []).append(row)
     described = []
     for run in runs:
         out = _describe(run, results_by_run.get(run.id, []))
+        out.headline = headline(headline_rows.get(run.id, []), job_count=len(run.jobs))
         if with_results and len(run.assignments) > 1 and run.status.is_terminal:
             samples = repository.progress_samples(db, [a.id for a in run.assignments])
             out.aggregate = aggregate_run(run.assignments, results_by_run.get(run.id, []), samples)
@@ -44,6 +52,44 @@ def describe_run(db: Session, run: Run, with_results: bool = True) -> RunOut:
     return describe_runs(db, [run], with_results)[0]
 
 
+# From this block size on a job measures throughput (as the advisor and vendors read it).
+_THROUGHPUT_BLOCK_BYTES = 64 * 1024
+
+
+def headline(rows: Sequence[Row[Any]], job_count: int) -> RunHeadline | None:
+    """The run's first job, every host, clone and direction summed, the mean of its repetitions.
+
+    Whether it is an IOPS or a throughput figure follows the blocks it measured (bytes per I/O).
+    """
+    if not rows:
+        return None
+    first = min(rows, key=lambda r: r.job_index).job_name
+    per_repetition: dict[int, tuple[float, float]] = {}
+    p99s: list[float] = []
+    partial = False
+    for row in rows:
+        if row.job_name != first:
+            continue
+        iops, bw = per_repetition.get(row.repetition, (0.0, 0.0))
+        per_repetition[row.repetition] = (iops + (row.iops or 0.0), bw + (row.bw_bytes or 0.0))
+        if row.clat_p99_ns is not None:
+            p99s.append(row.clat_p99_ns)
+        partial = partial or row.partial
+    count = len(per_repetition)
+    iops = sum(i for i, _ in per_repetition.values()) / count
+    bw = sum(b for _, b in per_repetition.values()) / count
+    throughput = iops > 0 and bw / iops >= _THROUGHPUT_BLOCK_BYTES
+    return RunHeadline(
+        job_name=first,
+        metric="throughput" if throughput else "iops",
+        iops=iops,
+        bw_bytes=bw,
+        p99_ns=max(p99s) if p99s else None,
+        jobs=job_count,
+        partial=partial,
+    )
+
+
 def _assignment_out(assignment: Assignment) -> AssignmentOut:
     return AssignmentOut(
         host=HostRef(id=assignment.host.id, name=assignment.host.name),
@@ -54,6 +100,7 @@ def _assignment_out(assignment: Assignment) -> AssignmentOut:
         finished_at=assignment.finished_at,
         worker_cpu_percent=assignment.worker_info.worker_cpu_percent,
         error=assignment.error,
+        mount=describe_mount(mount) if (mount := assignment.worker_info.mount) is not None else None,
     )
 
 
@@ -64,6 +111,9 @@ def _describe(run: Run, results: Sequence[Result]) -> RunOut:
         status=run.status,
         plan_id=run.plan_id,
         plan_name=run.plan_name,
+        plan_version=run.plan_version,
+        label=run.label,
+        note=run.note,
         target=TargetRef(id=target.id, name=target.name, path=target.path, kind=target.kind),
         host=HostRef(id=target.host.id, name=target.host.name),
         jobs=jobs_out(run.jobs),

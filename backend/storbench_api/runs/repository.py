@@ -1,11 +1,20 @@
 """Queries for runs and assignments."""
 
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
-from storbench_api.models import Assignment, ProgressSample, Result, Run, RunStatus, Target
+from storbench_api.models import (
+    Assignment,
+    ProgressSample,
+    Result,
+    ResultDirection,
+    Run,
+    RunStatus,
+    Target,
+)
 
 _RUN_LOADS = (
     joinedload(Run.target).joinedload(Target.host),
@@ -20,6 +29,8 @@ def list_runs(
     offset: int,
     status: RunStatus | None = None,
     target_id: int | None = None,
+    label: str | None = None,
+    plan_id: int | None = None,
 ) -> tuple[Sequence[Run], int]:
     """A page of the team's runs, newest first, and the total count."""
     query = select(Run).where(Run.team_id == team_id)
@@ -27,6 +38,15 @@ def list_runs(
         query = query.where(Run.status == status)
     if target_id is not None:
         query = query.where(Run.target_id == target_id)
+    if label:
+        # Label or note contains the text, whatever its case.
+        escaped = label.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        pattern = f"%{escaped}%"
+        query = query.where(
+            func.lower(Run.label).like(pattern, escape="\\") | func.lower(Run.note).like(pattern, escape="\\")
+        )
+    if plan_id is not None:
+        query = query.where(Run.plan_id == plan_id)
     total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
     rows = db.scalars(query.options(*_RUN_LOADS).order_by(Run.id.desc()).limit(limit).offset(offset))
     return rows.unique().all(), total
@@ -72,6 +92,27 @@ def results_of_runs(db: Session, run_ids: Sequence[int]) -> Sequence[Result]:
         .where(Result.run_id.in_(run_ids))
         .order_by(Result.run_id, Result.assignment_id, Result.job_index)
     ).all()
+
+
+def headline_rows(db: Session, run_ids: Sequence[int]) -> Sequence[Row[Any]]:
+    """Per result direction of these runs: the figures a headline is made of (one query)."""
+    if not run_ids:
+        return []
+    rows: Sequence[Row[Any]] = db.execute(
+        select(
+            Result.run_id,
+            Result.job_index,
+            Result.job_name,
+            Result.repetition,
+            Result.partial,
+            ResultDirection.iops,
+            ResultDirection.bw_bytes,
+            ResultDirection.clat_p99_ns,
+        )
+        .join(ResultDirection, ResultDirection.result_id == Result.id)
+        .where(Result.run_id.in_(run_ids))
+    ).all()  # type: ignore[assignment]
+    return rows
 
 
 def unfinished_assignments(db: Session, host_id: int | None = None) -> Sequence[Assignment]:

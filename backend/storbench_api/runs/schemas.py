@@ -14,11 +14,13 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
+from storbench_api.errors import ErrorItem
 from storbench_api.fio_tools.schemas import FioJobIn, FioJobOut
+from storbench_api.hosts.mounts import MountOptions
 from storbench_api.ids import IdField
 from storbench_api.models import RunStatus, TargetKind
 from storbench_api.results.schemas import ResultOut
-from storbench_api.wire import RequestBody
+from storbench_api.wire import NO_NUL, RequestBody
 from storbench_protocol.progress import Direction, DirectionSample
 
 
@@ -38,6 +40,9 @@ class RunCreate(RequestBody):
     # All hosts use one set of files in the target directory instead of each writing its own;
     # unset: as the plan says (each host its own files when there is no plan).
     shared_files: bool | None = None
+    # What the team calls this run ("after firmware 2.1", "nconnect=8"); editable later.
+    label: str | None = Field(default=None, max_length=200, pattern=NO_NUL)
+    note: str | None = Field(default=None, max_length=4000, pattern=NO_NUL)
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> "RunCreate":
@@ -45,6 +50,62 @@ class RunCreate(RequestBody):
         if len(given) != 1:
             raise ValueError("give exactly one of plan_id, preset_id or jobs")
         return self
+
+
+class RunUpdate(RequestBody):
+    """Change a run's label or note (null clears it)."""
+
+    label: str | None = Field(default=None, max_length=200, pattern=NO_NUL)
+    note: str | None = Field(default=None, max_length=4000, pattern=NO_NUL)
+
+    @model_validator(mode="after")
+    def _something_to_change(self) -> "RunUpdate":
+        if not self.model_fields_set:
+            raise ValueError("give label or note")
+        return self
+
+
+class RunAgain(RequestBody):
+    """Run a run's jobs again on its target and hosts, with its plan (the version it ran)."""
+
+    label: str | None = Field(default=None, max_length=200, pattern=NO_NUL)
+    note: str | None = Field(default=None, max_length=4000, pattern=NO_NUL)
+    confirm_destructive: bool = False
+
+
+class RunCheckOut(BaseModel):
+    """What a run would need of its hosts, and every reason it would be refused (none: it may start)."""
+
+    ok: bool
+    hosts: list[str]
+    # The hosts' platform from their facts (None: not reported yet, or they differ).
+    platform: Literal["linux", "windows", "other"] | None = None
+    # Bytes the jobs' files take on a directory target (None on a block device).
+    needs_bytes: int | None = None
+    # The least free space the hosts reported for the target's path, and what a run may use of it.
+    free_bytes: int | None = None
+    usable_bytes: int | None = None
+    # fio's buffers for the jobs running at once, and what the host allows them.
+    memory_bytes: int
+    memory_limit_bytes: int
+    # The figures in words ("needs 160 GiB, the target has 40 GiB free (36 GiB usable …)").
+    summary: list[str]
+    problems: list[ErrorItem]
+
+
+class RunHeadline(BaseModel):
+    """A run's figure at a glance: its first job, all hosts together, the mean of its repetitions."""
+
+    job_name: str
+    # throughput when the job's measured blocks are 64 KiB or more (bytes/s), else IOPS.
+    metric: Literal["iops", "throughput"]
+    iops: float
+    bw_bytes: float
+    # The highest 99th percentile completion latency of its hosts and directions.
+    p99_ns: float | None
+    # How many jobs the run has (the headline shows the first).
+    jobs: int
+    partial: bool = False
 
 
 class TargetRef(BaseModel):
@@ -75,6 +136,8 @@ class AssignmentOut(BaseModel):
     # The host's worker's own CPU use while fio ran, in percent of one core.
     worker_cpu_percent: float | None = None
     error: str | None
+    # The file system the target path was on when the run started, and its mount options.
+    mount: MountOptions | None = None
 
 
 class AggregateDirection(BaseModel):
@@ -104,6 +167,10 @@ class RunOut(BaseModel):
     status: RunStatus
     plan_id: int | None
     plan_name: str | None
+    # The plan's version the run ran (the plan may have been edited or deleted since).
+    plan_version: int | None = None
+    label: str | None = None
+    note: str | None = None
     target: TargetRef
     host: HostRef
     # The normalised jobs (sizes in bytes, times in seconds), as the hosts ran them.
@@ -118,6 +185,7 @@ class RunOut(BaseModel):
     assignments: list[AssignmentOut] = Field(default_factory=list)
     results: list[ResultOut]
     aggregate: Aggregate | None = None
+    headline: RunHeadline | None = None
 
 
 class RunList(BaseModel):

@@ -7,7 +7,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.errors import NotFound
 from storbench_api.models import Run, RunStatus
 from storbench_api.runs import lifecycle, presenters, repository
-from storbench_api.runs.schemas import RunList, RunProgress
+from storbench_api.runs.schemas import RunList, RunProgress, RunUpdate
 
 
 def get_run(db: Session, team_id: int, run_id: int) -> Run:
@@ -25,9 +25,11 @@ def list_runs(
     offset: int,
     status: RunStatus | None = None,
     target_id: int | None = None,
+    label: str | None = None,
+    plan_id: int | None = None,
 ) -> RunList:
-    """A page of the team's runs, newest first, without their results."""
-    runs, total = repository.list_runs(db, team_id, limit, offset, status, target_id)
+    """A page of the team's runs, newest first, without their results (with their headline)."""
+    runs, total = repository.list_runs(db, team_id, limit, offset, status, target_id, label, plan_id)
     return RunList(items=presenters.describe_runs(db, runs, with_results=False), total=total)
 
 
@@ -45,6 +47,27 @@ def cancel_run(db: Session, principal: Principal, run_id: int) -> Run:
         resource_type="run",
         resource_id=run.id,
         hosts=[a.host.name for a in run.assignments],
+    )
+    db.flush()
+    return run
+
+
+def update_run(db: Session, principal: Principal, run_id: int, body: RunUpdate) -> Run:
+    """Change a run's label or note, at any time."""
+    run = get_run(db, principal.team_id, run_id)
+    given = body.model_fields_set
+    if "label" in given:
+        run.label = body.label.strip() or None if body.label is not None else None
+    if "note" in given:
+        run.note = body.note
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="run.updated",
+        resource_type="run",
+        resource_id=run.id,
+        label=run.label,
     )
     db.flush()
     return run

@@ -11,9 +11,12 @@ from storbench_api.errors import Conflict, Invalid
 from storbench_api.fio_tools.schemas import jobs_in
 from storbench_api.fio_tools.service import ensure_safe_on_target, normalise_jobs
 from storbench_api.hosts import repository as hosts_repository
+from storbench_api.hosts.mounts import mount_for
 from storbench_api.hosts.service import is_online, offline_reason
 from storbench_api.models import Assignment, Host, Plan, Run, RunStatus, Target, TargetKind
+from storbench_api.models.run import WorkerInfo
 from storbench_api.plans import service as plans_service
+from storbench_api.runs import precheck
 from storbench_api.runs.schemas import RunCreate
 from storbench_api.settings import get_settings
 from storbench_api.targets import repository as targets_repository
@@ -30,6 +33,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> Run:
             [{"field": "target_id", "value": str(body.target_id), "reason": "unknown target"}],
         )
     jobs, plan, plan_name = _jobs_for(db, principal.team_id, body)
+    precheck.ensure_preset_runs_on(body.preset_id, [target.host])
     ensure_safe_on_target(
         jobs,
         kind=target.kind,
@@ -40,6 +44,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> Run:
     hosts = _participants(db, principal.team_id, target.host, body)
     for host in hosts:
         targets_service.ensure_placeable(host, target.kind, target.path, roots_must_be_known=True)
+    precheck.ensure_preset_runs_on(body.preset_id, hosts)
     # Again with what the hosts tell: the smallest one's memory, and how many run at once.
     memories = [m for h in hosts if isinstance(m := (h.facts or {}).get("memory_bytes"), int) and m > 0]
     ensure_safe_on_target(
@@ -50,12 +55,16 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> Run:
         confirmed_destructive=body.confirm_destructive,
         host_memory_bytes=min(memories) if memories else None,
         host_count=len(hosts),
+        free_bytes=precheck.free_bytes_of(hosts, target),
     )
     run = Run(
         team_id=principal.team_id,
         target_id=target.id,
         plan_id=plan.id if plan is not None else None,
         plan_name=plan_name,
+        plan_version=plan.version if plan is not None else None,
+        label=body.label,
+        note=body.note,
         created_by_id=principal.user_id,
         jobs=jobs,
         confirmed_destructive=body.confirm_destructive,
@@ -65,7 +74,13 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> Run:
     run.target = target
     run.assignments = []
     for host in hosts:
-        assignment = Assignment(host_id=host.id, status=RunStatus.queued, dispatched_at=utcnow())
+        assignment = Assignment(
+            host_id=host.id,
+            status=RunStatus.queued,
+            dispatched_at=utcnow(),
+            # The mount as the host reported it now: the result keeps what it ran on.
+            worker_info=WorkerInfo(mount=mount_for(host.facts, target.path)),
+        )
         assignment.host = host
         run.assignments.append(assignment)
     db.add(run)
