@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from . import __version__
 from .api import Api
-from .commands import host, import_outputs, lists, results, run
+from .commands import check, host, import_outputs, lists, results, run
 from .errors import EXIT_INTERRUPTED, CliError, UsageError
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -38,7 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Command-line client of storbench: run fio benchmarks on your hosts and "
         "work with the team's result history through the REST API.",
         epilog="exit codes: 0 success; 1 run failed or cancelled, or a result/import problem; "
-        "2 usage error, request refused (4xx) or service unreachable; 130 interrupted",
+        "2 usage error, request refused (4xx) or service unreachable; 3 `check` found a regression; "
+        "130 interrupted",
     )
     parser.add_argument("--version", action="version", version=f"storbench {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     results.add_parser(commands, parent)
     lists.add_parsers(commands, parent)
     host.add_parser(commands, parent)
+    check.add_parser(commands, parent)
     return parser
 
 

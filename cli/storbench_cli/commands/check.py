@@ -1,0 +1,81 @@
+"""`storbench check`: fail a CI pipeline when the newest run of a plan on a target regressed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .. import resolve
+from ..api import Api
+from ..display import render_table
+from ..errors import EXIT_OK
+
+# Not 1 (a run failed) nor 2 (usage): a pipeline can tell "slower" from "broken".
+EXIT_REGRESSION = 3
+
+
+def add_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], parent: argparse.ArgumentParser
+) -> None:
+    """Register `check`."""
+    parser = commands.add_parser(
+        "check",
+        parents=[parent],
+        help="exit 3 when the newest run of a plan on a target is a regression",
+        description="Compare the newest run of a plan on a target with the history of each of its "
+        "figures (IOPS, bandwidth, mean and p99 latency per job and direction). Exits 3 when a figure "
+        "is in a regression nobody acknowledged, 0 otherwise; prints why either way.",
+        epilog="exit codes: 0 no unacknowledged regression (or nothing measured yet); "
+        "3 regression; 2 usage error or request refused",
+    )
+    parser.add_argument("--plan", required=True, metavar="NAME_OR_ID", help="a saved plan")
+    parser.add_argument("--target", required=True, metavar="NAME_OR_ID", help="the target it ran on")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    parser.set_defaults(handler=execute)
+
+
+def _figure(metric: str, value: float | None) -> str:
+    if value is None:
+        return "-"
+    if metric.endswith("_ns"):
+        return f"{value / 1e6:,.3f} ms"
+    if metric == "bw_bytes":
+        return f"{value / 1e6:,.1f} MB/s"
+    return f"{value:,.0f}"
+
+
+def _row(series: dict[str, Any]) -> list[str]:
+    change = series.get("change_point") or {}
+    since = f"result {change['result_id']} ({(change['ratio'] - 1) * 100:+.1f}%)" if change else ""
+    return [
+        series["job_name"],
+        series["direction"],
+        series["metric"],
+        _figure(series["metric"], series["value"]),
+        _figure(series["metric"], series["history_median"]),
+        series["status"],
+        since,
+    ]
+
+
+def execute(api: Api, args: argparse.Namespace) -> int:
+    """Ask the service, print the verdict, return 3 on a regression."""
+    plan = resolve.plan(api, args.plan)
+    target = resolve.target(api, args.target)
+    verdict = api.get("/history/check", {"plan_id": plan["id"], "target_id": target["id"]})
+    if args.format == "json":
+        json.dump(verdict, sys.stdout, indent=2)
+        print()
+    else:
+        if verdict["series"]:
+            print(
+                render_table(
+                    ["JOB", "DIR", "FIGURE", "NEWEST", "HISTORY MEDIAN", "STATUS", "CHANGE SINCE"],
+                    [_row(s) for s in verdict["series"]],
+                )
+            )
+        prefix = "REGRESSION" if verdict["regression"] else "OK"
+        print(f"{prefix}: plan '{plan['name']}' on target '{target['name']}': {verdict['message']}")
+    return EXIT_REGRESSION if verdict["regression"] else EXIT_OK
