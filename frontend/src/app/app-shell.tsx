@@ -1,4 +1,5 @@
-import { NavLink, Outlet } from "react-router";
+import { useState } from "react";
+import { NavLink, Outlet, useLocation } from "react-router";
 import { ApiErrorAlert } from "../components/ui/api-error-alert";
 import { useSession } from "../features/auth/api/get-session";
 import { useLogout } from "../features/auth/api/logout";
@@ -26,6 +27,10 @@ export function AppShell() {
   const switchMutation = useSwitchTeam();
   const logoutMutation = useLogout();
   const owner = isOwner(session?.role);
+  // Narrow screens: the navigation folds behind a menu button, and folds again after a choice.
+  const { pathname } = useLocation();
+  const [menu, setMenu] = useState({ open: false, at: pathname });
+  const menuOpen = menu.open && menu.at === pathname;
   return (
     <div className="shell">
       <a href="#main" className="skip-link">
@@ -33,7 +38,16 @@ export function AppShell() {
       </a>
       <header className="topbar">
         <span className="brand">storbench</span>
-        <nav aria-label="Main">
+        <button
+          type="button"
+          className="button button-small nav-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenu({ open: !menuOpen, at: pathname })}
+        >
+          Menu
+        </button>
+        <nav id="main-nav" aria-label="Main" className={menuOpen ? "nav-open" : undefined}>
           <ul>
             {NAV.filter((item) => owner || !item.ownersOnly).map((item) => (
               <li key={item.to}>

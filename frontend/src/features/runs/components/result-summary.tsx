@@ -1,7 +1,9 @@
 import type { Result } from "../../../lib/api/types";
-import { formatBandwidth, formatBytes, formatCount, formatDuration, formatIops, formatNs, formatPercent } from "../../../lib/format";
+import { formatBandwidth, formatBytes, formatCount, formatDuration, formatIops, formatMBps, formatNs, formatPercent } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
 import { FindingsList, SpecCheckBadges } from "../../results/components/result-advice";
+import { LatencyHistogramChart } from "./latency-histogram-chart";
+import { ResultSpread } from "./result-spread";
 
 function optionText(value: unknown): string {
   return value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
@@ -62,7 +64,10 @@ export function ResultSummary({ result }: { result: Result }) {
                 <tr key={name}>
                   <th scope="row">{name}</th>
                   <td className="num">{formatIops(direction.iops)}</td>
-                  <td className="num">{formatBandwidth(direction.bw_bytes)}</td>
+                  <td className="num">
+                    <span>{formatBandwidth(direction.bw_bytes)}</span>{" "}
+                    <span className="num-alt">{formatMBps(direction.bw_bytes)}</span>
+                  </td>
                   <td className="num">{formatNs(mean?.mean_ns)}</td>
                   <td className="num">{formatNs(percentile(pct, "50"))}</td>
                   <td className="num">{formatNs(percentile(pct, "99"))}</td>
@@ -76,6 +81,8 @@ export function ResultSummary({ result }: { result: Result }) {
           </tbody>
         </table>
       </div>
+      <ResultSpread result={result} title={title} />
+      <LatencyHistogramChart result={result} title={title} />
       {result.spec_checks.length ? (
         <div role="group" aria-label={`Spec checks of ${title}`}>
           <SpecCheckBadges checks={result.spec_checks} showDirection />
