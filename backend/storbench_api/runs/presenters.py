@@ -39,7 +39,9 @@ def describe_runs(db: Session, runs: Sequence[Run], with_results: bool) -> list[
     described = []
     for run in runs:
         out = _describe(run, results_by_run.get(run.id, []))
-        out.headline = headline(headline_rows.get(run.id, []), job_count=len(run.jobs))
+        rows = headline_rows.get(run.id, [])
+        out.headline = headline(rows, job_count=len(run.jobs))
+        out.result_ids = sorted({row.id for row in rows})
         if with_results and len(run.assignments) > 1 and run.status.is_terminal:
             samples = repository.progress_samples(db, [a.id for a in run.assignments])
             out.aggregate = aggregate_run(run.assignments, results_by_run.get(run.id, []), samples)

@@ -100,6 +100,7 @@ def headline_rows(db: Session, run_ids: Sequence[int]) -> Sequence[Row[Any]]:
         return []
     rows: Sequence[Row[Any]] = db.execute(
         select(
+            Result.id,
             Result.run_id,
             Result.job_index,
             Result.job_name,

@@ -186,6 +186,8 @@ class RunOut(BaseModel):
     results: list[ResultOut]
     aggregate: Aggregate | None = None
     headline: RunHeadline | None = None
+    # Its results' ids (also in lists, which leave the results out): to compare runs.
+    result_ids: list[int] = Field(default_factory=list)
 
 
 class RunList(BaseModel):

@@ -182,6 +182,9 @@ def test_runs_list_their_headline_iops_or_throughput_and_p99(
     assert listed[large["id"]]["headline"]["metric"] == "throughput"
     assert listed[large["id"]]["headline"]["bw_bytes"] > 0
     assert listed[queued["id"]]["headline"] is None
+    # Lists leave results out but name them, so runs can be compared.
+    assert listed[small["id"]]["result_ids"] == [r["id"] for r in detail["results"]]
+    assert listed[queued["id"]]["result_ids"] == []
 
 
 def test_a_windows_preset_is_refused_on_a_linux_host_before_the_run(
