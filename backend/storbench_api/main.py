@@ -10,6 +10,7 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from storbench_api import __version__, health
 from storbench_api.audit.router import router as audit_router
 from storbench_api.auth.router import router as auth_router
+from storbench_api.compare.router import router as compare_router
 from storbench_api.body_limit import BodySizeLimit, GzipRequestBody
 from storbench_api.errors import install_error_handlers
 from storbench_api.fio_tools.router import router as fio_router
@@ -49,6 +50,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     storage_classes_router,
     runs_router,
     results_router,
+    compare_router,
     history_router,
     fio_router,
     hosts_worker_router,

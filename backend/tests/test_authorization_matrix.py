@@ -26,6 +26,7 @@ from storbench_api.models import (
     Role,
     Run,
     RunStatus,
+    SavedView,
     StorageClass,
     StorageClassSpec,
     Team,
@@ -146,6 +147,9 @@ def world(db: Session) -> World:
     )
     db.add_all([assignment, enrollment, invitation, api_token, storage_class, spec])
     db.commit()
+    view = SavedView(team_id=team.id, name="v", kind="compare", query={"ids": "1"})
+    db.add(view)
+    db.commit()
     tokens["enrollment_token"] = enrollment_secret
     ids = {
         "host_id": host.id,
@@ -158,6 +162,7 @@ def world(db: Session) -> World:
         "invitation_id": invitation.id,
         "preset_id": "randread-4k-iops",
         "class_id": storage_class.id,
+        "view_id": view.id,
         "change_point_id": MAX_CHANGE_POINT_ID,
     }
     return World(tokens=tokens, ids=ids)

@@ -1,0 +1,148 @@
+"""Comparisons and grouped views as files: JSON (the API body) and CSV (one row per figure and side).
+
+Both read back to the same figures: the CSV keeps every number as Python writes it (shortest text
+that reads back to the same float), lists joined by ';'.
+"""
+
+import csv
+import io
+import json
+
+from storbench_api.compare.schemas import ComparisonOut, GroupsOut
+
+COMPARISON_COLUMNS = (
+    "direction",
+    "figure",
+    "unit",
+    "higher_is_better",
+    "side",
+    "title",
+    "series",
+    "job_name",
+    "host_name",
+    "is_baseline",
+    "reference",
+    "result_ids",
+    "n",
+    "value",
+    "delta",
+    "delta_pct",
+    "verdict",
+    "test",
+    "p_value",
+    "ratio",
+    "ci_low",
+    "ci_high",
+    "samples",
+)
+GROUP_COLUMNS = (
+    "by",
+    "key",
+    "rw",
+    "bs",
+    "iodepth",
+    "numjobs",
+    "figure",
+    "direction",
+    "unit",
+    "n",
+    "median",
+    "p25",
+    "p75",
+    "min",
+    "max",
+    "capacity_gib",
+    "per_gib",
+    "price_per_gib_month",
+    "dollars_per_1000_iops",
+    "dollars_per_mbps",
+    "result_ids",
+)
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ";".join(_text(v) for v in value)
+    return str(value)
+
+
+def _csv(columns: tuple[str, ...], rows: list[dict[str, object]]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: _text(v) for k, v in row.items()})
+    return out.getvalue()
+
+
+def comparison_csv(comparison: ComparisonOut) -> str:
+    """One row per figure, direction and side."""
+    rows: list[dict[str, object]] = []
+    for figure_row in comparison.rows:
+        for side, cell in zip(comparison.sides, figure_row.cells, strict=True):
+            verdict = cell.verdict
+            rows.append(
+                {
+                    "direction": figure_row.direction,
+                    "figure": figure_row.figure.value,
+                    "unit": figure_row.unit,
+                    "higher_is_better": figure_row.higher_is_better,
+                    "side": side.index,
+                    "title": side.title,
+                    "series": side.series,
+                    "job_name": side.job_name,
+                    "host_name": side.host_name,
+                    "is_baseline": side.is_baseline,
+                    "reference": side.reference,
+                    "result_ids": side.result_ids,
+                    "n": side.n,
+                    "value": cell.value,
+                    "delta": cell.delta,
+                    "delta_pct": cell.delta_pct,
+                    "verdict": verdict.kind.value if verdict else None,
+                    "test": verdict.test.value if verdict and verdict.test else None,
+                    "p_value": verdict.p_value if verdict else None,
+                    "ratio": verdict.ratio if verdict else None,
+                    "ci_low": verdict.ci_low if verdict else None,
+                    "ci_high": verdict.ci_high if verdict else None,
+                    "samples": cell.samples,
+                }
+            )
+    return _csv(COMPARISON_COLUMNS, rows)
+
+
+def groups_csv(view: GroupsOut) -> str:
+    """One row per group."""
+    rows: list[dict[str, object]] = [
+        {
+            "by": view.by.value,
+            "key": group.key,
+            **group.shape.model_dump(),
+            "figure": view.figure.value,
+            "direction": view.direction.value,
+            "unit": view.unit,
+            "n": group.n,
+            "median": group.median,
+            "p25": group.p25,
+            "p75": group.p75,
+            "min": group.min,
+            "max": group.max,
+            "capacity_gib": group.capacity_gib,
+            "per_gib": group.per_gib,
+            "price_per_gib_month": group.price_per_gib_month,
+            "dollars_per_1000_iops": group.dollars_per_1000_iops,
+            "dollars_per_mbps": group.dollars_per_mbps,
+            "result_ids": group.result_ids,
+        }
+        for group in view.groups
+    ]
+    return _csv(GROUP_COLUMNS, rows)
+
+
+def as_json(body: ComparisonOut | GroupsOut) -> str:
+    """The API body, indented for reading."""
+    return json.dumps(body.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"

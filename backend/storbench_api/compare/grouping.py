@@ -1,0 +1,216 @@
+"""Grouped views: results by class, vendor, host, label or a job option, with spread and price.
+
+A group never mixes results that measured different things: within every key, results are kept
+apart by job shape (rw, bs, iodepth, numjobs) unless the key is one of those options.
+"""
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from storbench_api.compare import repository
+from storbench_api.compare.figures import CPU_KEYS, INFO, is_cpu
+from storbench_api.compare.fingerprint import SHAPE_KEYS, job_shape
+from storbench_api.compare.schemas import (
+    CompareDirection,
+    CompareFigure,
+    GroupBy,
+    GroupOut,
+    GroupsOut,
+    ShapeOut,
+)
+from storbench_api.compare.stats import spread
+from storbench_api.errors import Invalid
+from storbench_api.models import StorageClass
+from storbench_api.storage_classes import repository as storage_classes_repository
+
+NONE_KEY = "(none)"
+MAX_GROUP_IDS = 100
+_CLASS_KEYS = {
+    GroupBy.vendor: "vendor",
+    GroupBy.tier: "tier",
+    GroupBy.protocol: "protocol",
+    GroupBy.medium: "medium",
+}
+
+
+@dataclass
+class _Group:
+    key: str
+    shape: dict[str, str]
+    ids: list[int] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    capacities: list[float] = field(default_factory=list)
+    per_gib: list[float] = field(default_factory=list)
+    prices: list[float] = field(default_factory=list)
+    per_dollar: list[float] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Classes:
+    by_id: dict[int, StorageClass]
+    by_name: dict[str, StorageClass]
+    spec_class: dict[int, int]
+    spec_price: dict[int, float | None]
+
+    def of(self, row: Any) -> StorageClass | None:
+        if row.storage_class_spec_id in self.spec_class:
+            return self.by_id.get(self.spec_class[row.storage_class_spec_id])
+        if row.storage_class_id is not None and row.storage_class_id in self.by_id:
+            return self.by_id[row.storage_class_id]
+        return self.by_name.get(row.storage_class) if row.storage_class else None
+
+    def price(self, row: Any, storage_class: StorageClass | None) -> float | None:
+        if row.storage_class_spec_id in self.spec_price:
+            return self.spec_price[row.storage_class_spec_id]
+        if storage_class is None:
+            return None
+        current = [s for s in storage_class.specs if s.version == storage_class.current_version]
+        return current[0].price_per_gib_month if current else None
+
+
+def _classes(db: Session, team_id: int) -> _Classes:
+    classes = storage_classes_repository.list_classes(db, team_id)
+    by_name: dict[str, StorageClass] = {}
+    for c in classes:  # the team's own class wins over a published one of the same name
+        if c.name not in by_name or c.team_id is not None:
+            by_name[c.name] = c
+    specs = [s for c in classes for s in c.specs]
+    return _Classes(
+        by_id={c.id: c for c in classes},
+        by_name=by_name,
+        spec_class={s.id: s.storage_class_id for s in specs},
+        spec_price={s.id: s.price_per_gib_month for s in specs},
+    )
+
+
+def _key(by: GroupBy, row: Any, shape: dict[str, str], storage_class: StorageClass | None) -> str:
+    if by in (GroupBy.bs, GroupBy.iodepth, GroupBy.numjobs, GroupBy.rw):
+        return shape[by.value]
+    if by is GroupBy.storage_class:
+        return row.storage_class or (storage_class.name if storage_class else None) or NONE_KEY
+    if by is GroupBy.host:
+        return str(row.host_name)
+    if by is GroupBy.label:
+        return row.label or NONE_KEY
+    if storage_class is None:
+        return NONE_KEY
+    return str(getattr(storage_class, _CLASS_KEYS[by]))
+
+
+def _capacity(row: Any) -> float | None:
+    stored = ((row.comparability or {}).get("storage") or {}).get("capacity_gib")
+    capacity = stored if isinstance(stored, int | float) else row.capacity_gib
+    return float(capacity) if capacity else None
+
+
+def _figure_value(row: Any, figure: CompareFigure) -> float | None:
+    if is_cpu(figure):
+        value = (row.cpu or {}).get(CPU_KEYS[figure])
+        return float(value) if isinstance(value, int | float) else None
+    return float(row.figure) if row.figure is not None else None
+
+
+def _add(group: _Group, row: Any, value: float, figure: CompareFigure, price: float | None) -> None:
+    group.ids.append(row.id)
+    group.values.append(value)
+    capacity = _capacity(row)
+    if capacity is None:
+        return
+    group.capacities.append(capacity)
+    if figure in (CompareFigure.iops, CompareFigure.bw_bytes):
+        group.per_gib.append(value / capacity)
+        if price is not None and value > 0:
+            group.prices.append(price)
+            monthly = capacity * price
+            # $ per 1,000 IOPS, or $ per MB/s (vendors' MB: 10^6 bytes).
+            group.per_dollar.append(monthly / (value / 1000 if figure is CompareFigure.iops else value / 1e6))
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def _out(group: _Group, figure: CompareFigure) -> GroupOut:
+    median, p25, p75, low, high = spread(group.values)
+    per_dollar = _median(group.per_dollar)
+    return GroupOut(
+        key=group.key,
+        shape=ShapeOut(**group.shape),
+        n=len(group.values),
+        median=median,
+        p25=p25,
+        p75=p75,
+        min=low,
+        max=high,
+        result_ids=group.ids[:MAX_GROUP_IDS],
+        capacity_gib=_median(group.capacities),
+        per_gib=_median(group.per_gib),
+        price_per_gib_month=_median(group.prices),
+        dollars_per_1000_iops=per_dollar if figure is CompareFigure.iops else None,
+        dollars_per_mbps=per_dollar if figure is CompareFigure.bw_bytes else None,
+    )
+
+
+def _note(by: GroupBy) -> str:
+    if by.value in SHAPE_KEYS:
+        others = ", ".join(k for k in SHAPE_KEYS if k != by.value)
+        return f"grouped by {by.value}; results are kept apart by the rest of the job shape ({others})"
+    return (
+        "results are kept apart by job shape (rw, bs, iodepth, numjobs): a group holds only results "
+        "that ran the same kind of job; group by one of these options to set them side by side"
+    )
+
+
+def groups(
+    db: Session,
+    team_id: int,
+    by: GroupBy,
+    figure: CompareFigure,
+    direction: CompareDirection,
+    filters: repository.ResultFilters,
+) -> GroupsOut:
+    """Per group (key and job shape): n, median, quartiles, range, per GiB and per dollar."""
+    column = None if is_cpu(figure) else figure.value
+    rows = repository.group_rows(db, team_id, filters, direction.value, column)
+    truncated = len(rows) > repository.MAX_GROUP_ROWS
+    classes = _classes(db, team_id)
+    found: dict[tuple[str, tuple[tuple[str, str], ...]], _Group] = {}
+    for row in rows[: repository.MAX_GROUP_ROWS]:
+        value = _figure_value(row, figure)
+        if value is None:
+            continue
+        shape = job_shape((row.comparability or {}).get("job") or row.options or {})
+        storage_class = classes.of(row)
+        key = _key(by, row, shape, storage_class)
+        kept = {k: v for k, v in shape.items() if k != by.value}
+        group = found.setdefault((key, tuple(kept.items())), _Group(key, kept))
+        _add(group, row, value, figure, classes.price(row, storage_class))
+    if filters.ids is not None and not found:
+        what = figure.value if is_cpu(figure) else f"{direction.value} {figure.value}"
+        raise Invalid(
+            f"none of the results given has a {what} figure; choose another figure or direction",
+            [{"field": "figure", "value": figure.value, "reason": f"no {what} in these results"}],
+        )
+    info = INFO[figure]
+    ordered = sorted(
+        found.values(),
+        key=lambda g: (
+            tuple(g.shape.values()),
+            -statistics.median(g.values) if info.higher_is_better else statistics.median(g.values),
+            g.key,
+        ),
+    )
+    return GroupsOut(
+        by=by,
+        figure=figure,
+        direction=direction,
+        unit=info.unit,
+        higher_is_better=info.higher_is_better,
+        note=_note(by),
+        truncated=truncated,
+        groups=[_out(g, figure) for g in ordered],
+    )

@@ -1,0 +1,149 @@
+"""Queries behind comparisons, grouped views and saved views."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, Row, Select, select
+from sqlalchemy.orm import Session, selectinload
+
+from storbench_api.models import Result, ResultDirection, Run, RunStatus, SavedView, Target
+
+# A grouped view reads at most this many rows (the newest); the answer says when it stopped there.
+MAX_GROUP_ROWS = 100_000
+
+
+def results_with_runs(db: Session, team_id: int, ids: Sequence[int]) -> list[tuple[Result, Run | None]]:
+    """The team's results among ids with their directions, each with its run (ids of others are absent)."""
+    query = (
+        select(Result, Run)
+        .outerjoin(Run, Run.id == Result.run_id)
+        .where(Result.team_id == team_id, Result.id.in_(list(ids)))
+        .options(selectinload(Result.directions))
+    )
+    return [(row[0], row[1]) for row in db.execute(query).all()]
+
+
+def get_run(db: Session, team_id: int, run_id: int) -> Run | None:
+    """One of the team's runs."""
+    return db.scalar(select(Run).where(Run.id == run_id, Run.team_id == team_id))
+
+
+def previous_run(db: Session, run: Run) -> Run | None:
+    """The latest earlier run of the same plan (or preset, or job list) on the same target with results."""
+    query = select(Run).where(
+        Run.team_id == run.team_id,
+        Run.target_id == run.target_id,
+        Run.id < run.id,
+        Run.status.in_([RunStatus.completed, RunStatus.cancelled, RunStatus.failed]),
+        select(Result.id).where(Result.run_id == Run.id).exists(),
+    )
+    if run.plan_id is not None:
+        query = query.where(Run.plan_id == run.plan_id)
+    elif run.plan_name is not None:
+        query = query.where(Run.plan_name == run.plan_name)
+    candidates = db.scalars(query.order_by(Run.id.desc()).limit(50)).all()
+    if run.plan_id is not None or run.plan_name is not None:
+        return candidates[0] if candidates else None
+    # Inline jobs: the previous run that ran the very same jobs.
+    return next((c for c in candidates if c.jobs == run.jobs), None)
+
+
+def result_ids_of_run(db: Session, run_id: int) -> list[int]:
+    """A run's results, in the order fio reported them (host, then job)."""
+    query = select(Result.id).where(Result.run_id == run_id).order_by(Result.id)
+    return list(db.scalars(query).all())
+
+
+@dataclass(frozen=True, slots=True)
+class ResultFilters:
+    """The results list's filters, for grouped views."""
+
+    ids: Sequence[int] | None = None
+    target_id: int | None = None
+    storage_class: str | None = None
+    imported: bool | None = None
+    job_name: str | None = None
+    label: str | None = None
+    host_name: str | None = None
+    run_id: int | None = None
+    measured_after: datetime | None = None
+    measured_before: datetime | None = None
+
+    def conditions(self) -> list[ColumnElement[bool]]:
+        """WHERE clauses on results."""
+        found: list[ColumnElement[bool]] = []
+        if self.ids is not None:
+            found.append(Result.id.in_(list(self.ids)))
+        equal: dict[str, Any] = {
+            "target_id": self.target_id,
+            "storage_class": self.storage_class,
+            "imported": self.imported,
+            "job_name": self.job_name,
+            "label": self.label,
+            "host_name": self.host_name,
+            "run_id": self.run_id,
+        }
+        for column, value in equal.items():
+            if value is not None:
+                found.append(getattr(Result, column) == value)
+        if self.measured_after is not None:
+            found.append(Result.measured_at >= self.measured_after)
+        if self.measured_before is not None:
+            found.append(Result.measured_at < self.measured_before)
+        return found
+
+
+def _group_query(team_id: int, filters: ResultFilters) -> Select[Any]:
+    return (
+        select(
+            Result.id,
+            Result.options,
+            Result.comparability,
+            Result.storage_class,
+            Result.storage_class_spec_id,
+            Result.label,
+            Result.host_name,
+            Result.cpu,
+            Target.capacity_gib,
+            Target.storage_class_id,
+        )
+        .outerjoin(Target, Target.id == Result.target_id)
+        .where(Result.team_id == team_id, *filters.conditions())
+    )
+
+
+def group_rows(
+    db: Session, team_id: int, filters: ResultFilters, direction: str, column: str | None
+) -> Sequence[Row[Any]]:
+    """Newest first, each result's grouping facts and its figure (column of the direction, or CPU)."""
+    query = _group_query(team_id, filters)
+    if column is not None:
+        query = query.add_columns(getattr(ResultDirection, column).label("figure")).join(
+            ResultDirection,
+            (ResultDirection.result_id == Result.id) & (ResultDirection.direction == direction),
+        )
+    return db.execute(query.order_by(Result.id.desc()).limit(MAX_GROUP_ROWS + 1)).all()
+
+
+def existing_result_ids(db: Session, team_id: int, ids: Sequence[int]) -> set[int]:
+    """Which of ids are the team's results."""
+    query = select(Result.id).where(Result.team_id == team_id, Result.id.in_(list(ids)))
+    return set(db.scalars(query).all())
+
+
+def list_views(db: Session, team_id: int) -> Sequence[SavedView]:
+    """The team's saved views, newest first."""
+    query = select(SavedView).where(SavedView.team_id == team_id).order_by(SavedView.id.desc())
+    return db.scalars(query).all()
+
+
+def get_view(db: Session, team_id: int, view_id: int) -> SavedView | None:
+    """One of the team's saved views."""
+    return db.scalar(select(SavedView).where(SavedView.id == view_id, SavedView.team_id == team_id))
+
+
+def view_named(db: Session, team_id: int, name: str) -> SavedView | None:
+    """The team's saved view with this name."""
+    return db.scalar(select(SavedView).where(SavedView.team_id == team_id, SavedView.name == name))

@@ -1,0 +1,293 @@
+"""Results side by side: sides of repetitions, what differs in how they were measured, every figure.
+
+A side is the repetitions of one thing: results of the same job on the same host with the same
+fingerprint, in the same series (the run's label when it has one, else the run; an import's
+label). The baseline's series is the reference: each side is compared with the baseline series'
+side of the same job (and host), or with the baseline itself.
+"""
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from storbench_api.compare import repository
+from storbench_api.compare.figures import CPU_KEYS, DIRECTION_FIGURES, DIRECTIONS, JOB_DIRECTION, JOB_FIGURES
+from storbench_api.compare.fingerprint import flatten
+from storbench_api.compare.schemas import (
+    MAX_COMPARE_IDS,
+    Cell,
+    ComparisonOut,
+    Difference,
+    FigureRow,
+    SideOut,
+    VerdictOut,
+)
+from storbench_api.compare.stats import compare_samples
+from storbench_api.errors import Invalid, NotFound
+from storbench_api.models import Result, Run
+
+_COMPONENTS = ("job", "fio_version", "host", "mount", "storage")
+
+
+def parse_ids(text: str, field_name: str = "ids") -> list[int]:
+    """'3,1,2' → [3, 1, 2] (duplicates dropped), or Invalid naming what to send."""
+    ids: list[int] = []
+    for part in text.split(","):
+        item = part.strip()
+        if not item:
+            continue
+        if not item.isdigit() or not 1 <= int(item) <= 2**31 - 1:
+            raise Invalid(
+                f"{field_name}: '{item[:40]}' is not a result id; send ids separated by commas "
+                "(e.g. 12,15,19)",
+                [{"field": field_name, "value": item[:40], "reason": "not a positive integer id"}],
+            )
+        if int(item) not in ids:
+            ids.append(int(item))
+    if not ids:
+        raise Invalid(
+            f"{field_name}: give at least one result id, e.g. {field_name}=12,15",
+            [{"field": field_name, "reason": "no result id"}],
+        )
+    if len(ids) > MAX_COMPARE_IDS:
+        raise Invalid(
+            f"{field_name}: {len(ids)} results; a comparison takes at most {MAX_COMPARE_IDS}",
+            [{"field": field_name, "reason": f"at most {MAX_COMPARE_IDS} ids"}],
+        )
+    return ids
+
+
+@dataclass
+class _Side:
+    key: tuple[Any, ...]
+    series: str
+    series_key: tuple[str, str]
+    job_name: str
+    host_name: str
+    results: list[Result] = field(default_factory=list)
+    runs: list[Run] = field(default_factory=list)
+
+
+def _series(result: Result, run: Run | None) -> tuple[tuple[str, str], str]:
+    if run is not None and run.label:
+        return ("label", run.label), run.label
+    if run is not None:
+        plan = f" · {run.plan_name}" if run.plan_name else ""
+        return ("run", str(run.id)), f"run #{run.id}{plan}"
+    if result.label:
+        return ("label", result.label), result.label
+    return ("result", str(result.id)), f"result #{result.id}"
+
+
+def _sides(ordered: Sequence[tuple[Result, Run | None]]) -> list[_Side]:
+    sides: dict[tuple[Any, ...], _Side] = {}
+    for result, run in ordered:
+        series_key, series = _series(result, run)
+        key = (series_key, result.job_name, result.host_name, result.fingerprint or f"result {result.id}")
+        side = sides.setdefault(key, _Side(key, series, series_key, result.job_name, result.host_name))
+        side.results.append(result)
+        if run is not None and run not in side.runs:
+            side.runs.append(run)
+    for side in sides.values():
+        side.results.sort(key=lambda r: (r.measured_at, r.repetition, r.id))
+    return list(sides.values())
+
+
+def _references(sides: list[_Side], baseline_side: int) -> list[int]:
+    base = sides[baseline_side]
+    references = []
+    for side in sides:
+        in_base = [
+            i for i, s in enumerate(sides) if s.series_key == base.series_key and s.job_name == side.job_name
+        ]
+        same_host = [i for i in in_base if sides[i].host_name == side.host_name]
+        references.append((same_host or in_base or [baseline_side])[0])
+    return references
+
+
+def _differences(sides: list[_Side]) -> list[Difference]:
+    flats = [flatten(side.results[0].comparability or {}) for side in sides]
+    keys = sorted(
+        {k for flat in flats for k in flat},
+        key=lambda k: (
+            _COMPONENTS.index(k.split(".")[0]) if k.split(".")[0] in _COMPONENTS else len(_COMPONENTS),
+            k,
+        ),
+    )
+    found = []
+    for key in keys:
+        values = [flat.get(key) for flat in flats]
+        if any(v != values[0] for v in values):
+            found.append(Difference(component=key.split(".")[0], key=key, values=values))
+    return found
+
+
+def _direction_samples(side: _Side, direction: str, column: str) -> list[float]:
+    samples = []
+    for result in side.results:
+        for row in result.directions:
+            value = getattr(row, column) if row.direction == direction else None
+            if value is not None and math.isfinite(value):
+                samples.append(float(value))
+    return samples
+
+
+def _cpu_samples(side: _Side, key: str) -> list[float]:
+    return [float(r.cpu[key]) for r in side.results if isinstance((r.cpu or {}).get(key), int | float)]
+
+
+def _moves(side: _Side, direction: str) -> bool:
+    return any(row.direction == direction and row.io_bytes > 0 for r in side.results for row in r.directions)
+
+
+def _cells(all_samples: list[list[float]], references: list[int]) -> list[Cell]:
+    values = [statistics.median(s) if s else None for s in all_samples]
+    cells = []
+    for index, samples in enumerate(all_samples):
+        ref = references[index]
+        value, ref_value = values[index], values[ref]
+        delta = value - ref_value if value is not None and ref_value is not None else None
+        delta_pct = delta / ref_value * 100 if delta is not None and ref_value else None
+        verdict = None
+        if ref != index and samples and all_samples[ref]:
+            v = compare_samples(all_samples[ref], samples)
+            verdict = VerdictOut(
+                kind=v.kind,
+                test=v.test,
+                p_value=v.p_value,
+                ratio=v.ratio,
+                ci_low=v.ci_low,
+                ci_high=v.ci_high,
+                n_reference=v.n_baseline,
+                n=v.n_other,
+                text=v.text,
+            )
+        cells.append(Cell(value=value, samples=samples, delta=delta, delta_pct=delta_pct, verdict=verdict))
+    return cells
+
+
+def _rows(sides: list[_Side], references: list[int]) -> list[FigureRow]:
+    rows = []
+    for direction in DIRECTIONS:
+        if not any(_moves(side, direction) for side in sides):
+            continue
+        for info in DIRECTION_FIGURES:
+            samples = [_direction_samples(side, direction, info.figure.value) for side in sides]
+            if any(samples):
+                rows.append(
+                    FigureRow(
+                        direction=direction,
+                        figure=info.figure,
+                        unit=info.unit,
+                        higher_is_better=info.higher_is_better,
+                        cells=_cells(samples, references),
+                    )
+                )
+    for info in JOB_FIGURES:
+        samples = [_cpu_samples(side, CPU_KEYS[info.figure]) for side in sides]
+        if any(samples):
+            rows.append(
+                FigureRow(
+                    direction=JOB_DIRECTION,
+                    figure=info.figure,
+                    unit=info.unit,
+                    higher_is_better=info.higher_is_better,
+                    cells=_cells(samples, references),
+                )
+            )
+    return rows
+
+
+def _title(side: _Side, sides: list[_Side]) -> str:
+    parts = [side.series, side.job_name]
+    if len({s.host_name for s in sides}) > 1:
+        parts.append(side.host_name)
+    twins = [
+        s
+        for s in sides
+        if (s.series, s.job_name, s.host_name) == (side.series, side.job_name, side.host_name)
+    ]
+    if len(twins) > 1:
+        parts.append(f"variant {twins.index(side) + 1}")
+    return " · ".join(parts)
+
+
+def permalink(ids: Sequence[int], baseline: int) -> str:
+    """The web UI path that opens this comparison."""
+    return f"/compare?ids={','.join(str(i) for i in ids)}&baseline={baseline}"
+
+
+def compare(db: Session, team_id: int, ids: Sequence[int], baseline: int | None = None) -> ComparisonOut:
+    """The results side by side against the baseline (the first id unless given)."""
+    baseline = ids[0] if baseline is None else baseline
+    if baseline not in ids:
+        raise Invalid(
+            f"baseline: result {baseline} is not among the ids compared; pick one of them",
+            [{"field": "baseline", "value": str(baseline), "reason": "not among ids"}],
+        )
+    found = {result.id: (result, run) for result, run in repository.results_with_runs(db, team_id, ids)}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        shown = ", ".join(str(i) for i in missing[:20])
+        raise NotFound(
+            f"no result {shown} in your team",
+            [
+                {"field": "ids", "value": str(i), "reason": "no such result in your team"}
+                for i in missing[:20]
+            ],
+        )
+    sides = _sides([found[i] for i in ids])
+    baseline_side = next(i for i, s in enumerate(sides) if any(r.id == baseline for r in s.results))
+    references = _references(sides, baseline_side)
+    differences = _differences(sides)
+    return ComparisonOut(
+        baseline_result_id=baseline,
+        result_ids=list(ids),
+        identical=not differences,
+        differences=differences,
+        sides=[
+            SideOut(
+                index=index,
+                title=_title(side, sides),
+                series=side.series,
+                job_name=side.job_name,
+                host_name=side.host_name,
+                fingerprint=side.results[0].fingerprint,
+                result_ids=[r.id for r in side.results],
+                n=len(side.results),
+                storage_class=side.results[0].storage_class,
+                target_id=side.results[0].target_id,
+                run_ids=[run.id for run in side.runs],
+                measured_from=side.results[0].measured_at,
+                measured_to=side.results[-1].measured_at,
+                reference=references[index],
+                is_baseline=references[index] == index,
+            )
+            for index, side in enumerate(sides)
+        ],
+        rows=_rows(sides, references),
+        permalink=permalink(ids, baseline),
+    )
+
+
+def compare_with_previous(db: Session, team_id: int, run_id: int) -> ComparisonOut:
+    """A run's results against the previous run of the same plan on the same target (the baseline)."""
+    run = repository.get_run(db, team_id, run_id)
+    if run is None:
+        raise NotFound(f"no run {run_id} in your team")
+    current = repository.result_ids_of_run(db, run.id)
+    if not current:
+        raise Invalid(
+            f"run {run_id} has no results yet; compare it once fio has reported",
+            [{"field": "run_id", "value": str(run_id), "reason": "no results"}],
+        )
+    previous = repository.previous_run(db, run)
+    if previous is None:
+        raise NotFound(f"run {run_id} has no earlier run of the same plan on the same target")
+    before = repository.result_ids_of_run(db, previous.id)
+    ids = (before + current)[:MAX_COMPARE_IDS]
+    return compare(db, team_id, ids, before[0])
