@@ -77,19 +77,9 @@ def names(
     plan_ids = {s.plan_id for s in schedules}
     target_ids = {s.target_id for s in schedules}
     user_ids = {s.created_by_id for s in schedules if s.created_by_id is not None}
-    plans = (
-        dict(db.execute(select(Plan.id, Plan.name).where(Plan.id.in_(plan_ids))).tuples().all())
-        if plan_ids
-        else {}
-    )
-    targets = (
-        dict(db.execute(select(Target.id, Target.name).where(Target.id.in_(target_ids))).tuples().all())
-        if target_ids
-        else {}
-    )
-    users = (
-        dict(db.execute(select(User.id, User.email).where(User.id.in_(user_ids))).tuples().all())
-        if user_ids
-        else {}
-    )
+    plans = {r.id: r.name for r in db.execute(select(Plan.id, Plan.name).where(Plan.id.in_(plan_ids)))}
+    targets = {
+        r.id: r.name for r in db.execute(select(Target.id, Target.name).where(Target.id.in_(target_ids)))
+    }
+    users = {r.id: r.email for r in db.execute(select(User.id, User.email).where(User.id.in_(user_ids)))}
     return plans, targets, users
