@@ -74,6 +74,23 @@ def trend_points(
     return db.execute(query.order_by(Result.measured_at.desc(), Result.id.desc()).limit(limit)).all()
 
 
+def jobs_of_target(db: Session, team_id: int, target_id: int) -> Sequence[Row[str, str, int, datetime]]:
+    """(job name, direction, results, last measured) of every series on a target."""
+    query = (
+        select(
+            Result.job_name,
+            ResultDirection.direction,
+            func.count(Result.id),
+            func.max(Result.measured_at),
+        )
+        .join(ResultDirection, ResultDirection.result_id == Result.id)
+        .where(Result.team_id == team_id, Result.target_id == target_id)
+        .group_by(Result.job_name, ResultDirection.direction)
+        .order_by(Result.job_name, ResultDirection.direction)
+    )
+    return db.execute(query).all()
+
+
 def series_change_points(
     db: Session, key: SeriesKey, *, since: datetime | None = None
 ) -> Sequence[ChangePoint]:

@@ -17,6 +17,7 @@ from storbench_api.history.schemas import (
     Kind,
     PolicyIn,
     PolicyOut,
+    SeriesList,
     TrendOut,
 )
 from storbench_api.ids import MAX_ID, IdPath, OptionalIdQuery
@@ -56,6 +57,17 @@ def get_trend(
         fingerprint=fingerprint,
         limit=limit,
     )
+
+
+@router.get(
+    "/history/series",
+    response_model=SeriesList,
+    summary="What a target's trends can show",
+    responses=errors(NotFound),
+)
+def list_series(db: DB, principal: ReadAccess, target_id: RequiredId) -> SeriesList:
+    """Every job name and direction measured on a target, with its number of results."""
+    return service.series_of_target(db, principal.team_id, target_id)
 
 
 @router.get(

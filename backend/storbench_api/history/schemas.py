@@ -107,6 +107,22 @@ class TrendOut(BaseModel):
     change_points: list[ChangePointOut] = Field(description="changes found within the points shown")
 
 
+class SeriesOut(BaseModel):
+    """One job and direction measured on a target: a series whose figures can be charted."""
+
+    job: str
+    direction: str
+    results: int
+    last_measured_at: datetime
+
+
+class SeriesList(BaseModel):
+    """The series of a target, by job name and direction."""
+
+    items: list[SeriesOut]
+    total: int
+
+
 class ChangePointList(BaseModel):
     """A page of the team's changes, newest first."""
 

@@ -33,6 +33,8 @@ from storbench_api.history.schemas import (
     Kind,
     PolicyIn,
     PolicyOut,
+    SeriesList,
+    SeriesOut,
     SpecLine,
     TrendOut,
     TrendPoint,
@@ -154,6 +156,16 @@ def _spec_line(
         published=f"{line.expected:,.6g} {line.unit}",
         formula=line.formula,
     )
+
+
+def series_of_target(db: Session, team_id: int, target_id: int) -> SeriesList:
+    """Every job and direction measured on a target, with how many results each has."""
+    target = targets_service.get_target(db, team_id, target_id)
+    items = [
+        SeriesOut(job=job, direction=direction, results=count, last_measured_at=last)
+        for job, direction, count, last in repository.jobs_of_target(db, team_id, target.id)
+    ]
+    return SeriesList(items=items, total=len(items))
 
 
 def trend(

@@ -347,3 +347,22 @@ def test_check_fails_on_an_unacknowledged_regression_of_the_newest_run(
         ).status_code
         == 404
     )
+
+
+def test_the_series_of_a_target_list_its_jobs_and_directions(
+    client: TestClient, db: Session, owner: Caller, base_output: dict[str, Any]
+) -> None:
+    target = _target(db, owner)
+    for day in range(3):
+        _import(client, owner, target, with_figures(base_output, iops=1000 + day, lat_ns=1e6, day=day))
+    _import(client, owner, target, with_figures(base_output, iops=900, lat_ns=1e6, day=9, job="other"))
+    body = client.get(f"/api/v1/history/series?target_id={target.id}", headers=owner.headers).json()
+    assert [(s["job"], s["direction"], s["results"]) for s in body["items"]] == [
+        ("other", "read", 1),
+        ("randread-4k", "read", 3),
+    ]
+    stranger = make_caller(db)
+    assert (
+        client.get(f"/api/v1/history/series?target_id={target.id}", headers=stranger.headers).status_code
+        == 404
+    )
