@@ -5,7 +5,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
 
 from storbench_api import __version__, health
 from storbench_api.audit.router import router as audit_router
@@ -22,6 +22,7 @@ from storbench_api.inflight import InFlightLimit
 from storbench_api.openapi import answer_unrouted_methods, document_errors
 from storbench_api.plans.router import router as plans_router
 from storbench_api.presets.router import router as presets_router
+from storbench_api.query_params import reject_unknown_query_parameters
 from storbench_api.results.router import router as results_router
 from storbench_api.runs.router import router as runs_router
 from storbench_api.runs.worker_router import router as runs_worker_router
@@ -115,7 +116,8 @@ def create_app(run_sweeper: bool = True) -> FastAPI:
         access_log.addFilter(_QuietWorkerPolls())
     install_error_handlers(app)
 
-    api = APIRouter(prefix=API_PREFIX)
+    # A query parameter no operation declares is a 422 (storbench_api.query_params), on every route.
+    api = APIRouter(prefix=API_PREFIX, dependencies=[Depends(reject_unknown_query_parameters)])
     for router in API_ROUTERS:
         api.include_router(router)
     app.include_router(api)

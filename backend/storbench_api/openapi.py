@@ -8,7 +8,8 @@ shape (ErrorOut), derived from what the operation depends on:
 - a host's credential (deps.current_host): 401
 - a public sign-in (deps.PUBLIC_ROUTES): 401 for a wrong credential, 429 when tried too often
 - a path parameter (a resource's id): 404
-- a request body: 413 (body_limit) and 422; any parameter: 422
+- a request body: 413 (body_limit) and 422; any parameter: 422; none: 422 all the same (a query
+  parameter the operation does not declare, query_params.py)
 - every operation: 503 (the service was too busy to take the request in time)
 
 plus what the route declares its domain raises beyond that: `responses=errors(Conflict, ...)`.
@@ -106,6 +107,9 @@ def implied_errors(route: APIRoute, public: deps.PublicAccess | None) -> dict[in
         found[413] = _DESCRIPTIONS[413]
     if route.body_field is not None or _has_parameters(route.dependant):
         found[422] = _DESCRIPTIONS[422]
+    else:
+        # Every operation refuses query parameters it does not declare (query_params.py).
+        found[422] = "A query parameter this operation does not take"
     return found
 
 

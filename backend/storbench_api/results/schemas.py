@@ -99,10 +99,16 @@ class ResultOut(BaseModel):
 
 
 class ResultList(BaseModel):
-    """A page of the team's results, newest first."""
+    """A page of the team's results, newest first by measured_at."""
 
     items: list[ResultOut]
-    total: int
+    next_cursor: str | None = Field(
+        description="pass as `cursor` (with the same filters) for the next page; null on the last page"
+    )
+    total: int = Field(description="how many results match the filters (all pages)")
+    total_is_estimate: bool = Field(
+        description="total is PostgreSQL's estimate: beyond 10,000 matches results are not counted one by one"
+    )
 
 
 class ImportForm(BaseModel):

@@ -13,8 +13,9 @@ from storbench_api.compare import fingerprint
 from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.history import service as history
 from storbench_api.models import RawOutput, Result, ResultDirection, Target
-from storbench_api.results import repository
+from storbench_api.results import listing, repository
 from storbench_api.results.histogram import log2_buckets
+from storbench_api.results.listing import ResultFilters
 from storbench_api.results.schemas import (
     CpuOut,
     DirectionOut,
@@ -22,6 +23,7 @@ from storbench_api.results.schemas import (
     ImportOut,
     LatencyOut,
     RateSpreadOut,
+    ResultList,
     ResultOut,
 )
 from storbench_api.targets import service as targets_service
@@ -43,28 +45,20 @@ _PERCENTILE_COLUMNS = {
 
 
 def list_results(
-    db: Session,
-    team_id: int,
-    limit: int,
-    offset: int,
-    *,
-    target_id: int | None = None,
-    storage_class: str | None = None,
-    imported: bool | None = None,
-    job_name: str | None = None,
-) -> tuple[list[ResultOut], int]:
-    """A filtered page of the team's results, newest first, and the total count."""
-    rows, total = repository.list_results(
-        db,
-        team_id,
-        limit,
-        offset,
-        target_id=target_id,
-        storage_class=storage_class,
-        imported=imported,
-        job_name=job_name,
+    db: Session, team_id: int, filters: ResultFilters, limit: int, cursor: str | None = None
+) -> ResultList:
+    """A keyset page of the team's results, newest first by measured_at, and how many match."""
+    after = listing.decode_cursor(cursor, filters) if cursor is not None else None
+    rows = repository.list_results(db, team_id, filters, limit + 1, after)
+    page = rows[:limit]
+    next_cursor = None
+    if len(rows) > limit:
+        last = page[-1]
+        next_cursor = listing.encode_cursor(listing.Position(last.measured_at, last.id), filters)
+    total, estimated = repository.count_results(db, team_id, filters)
+    return ResultList(
+        items=[describe(r) for r in page], next_cursor=next_cursor, total=total, total_is_estimate=estimated
     )
-    return [describe(r) for r in rows], total
 
 
 def import_output(db: Session, principal: Principal, form: ImportForm) -> ImportOut:
