@@ -10,11 +10,12 @@ from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from storbench_api import __version__, health
 from storbench_api.audit.router import router as audit_router
 from storbench_api.auth.router import router as auth_router
-from storbench_api.compare.router import router as compare_router
 from storbench_api.body_limit import BodySizeLimit, GzipRequestBody
+from storbench_api.compare.router import router as compare_router
 from storbench_api.errors import install_error_handlers
 from storbench_api.fio_tools.router import router as fio_router
 from storbench_api.history.router import router as history_router
+from storbench_api.hosts.dist_router import router as worker_dist_router
 from storbench_api.hosts.enrollment_router import router as enrollment_router
 from storbench_api.hosts.router import router as hosts_router
 from storbench_api.hosts.worker_router import router as hosts_worker_router
@@ -51,10 +52,11 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     storage_classes_router,
     runs_router,
     results_router,
-    compare_router,
     history_router,
+    compare_router,
     fio_router,
     hosts_worker_router,
+    worker_dist_router,
     runs_worker_router,
     teams_router,
     invitations_router,

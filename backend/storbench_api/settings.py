@@ -98,6 +98,9 @@ class Settings(BaseSettings):
     schedule_missed_listed: Annotated[int, Field(ge=1, le=1000)] = 10
 
     # Web
+    # The address hosts reach this server by (e.g. http://192.0.2.10:8000), shown in the commands
+    # that add a host; empty: the address the browser used. `make up REMOTE=1` sets it.
+    public_url: str = ""
     spa_dir: Path = REPO_ROOT / "frontend" / "dist"
     cors_origins: list[str] = []
 

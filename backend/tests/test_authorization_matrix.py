@@ -164,6 +164,7 @@ def world(db: Session) -> World:
         "class_id": storage_class.id,
         "view_id": view.id,
         "change_point_id": MAX_CHANGE_POINT_ID,
+        "filename": "storbench_worker-0.1.0-py3-none-any.whl",
     }
     return World(tokens=tokens, ids=ids)
 

@@ -107,7 +107,7 @@ def test_a_method_a_path_does_not_take_is_a_405_naming_every_method_it_takes(
     assert client.get("/api/v1/auth/token").status_code == 405
     options = client.options("/api/v1/hosts/1")
     assert options.status_code == 204
-    assert set(re.split(r",\s*", options.headers["allow"])) == {"GET", "PATCH", "OPTIONS"}
+    assert set(re.split(r",\s*", options.headers["allow"])) == {"GET", "PATCH", "DELETE", "OPTIONS"}
     missing = client.get("/api/v1/no-such-thing", headers=owner.headers)
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
 

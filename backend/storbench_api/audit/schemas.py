@@ -17,6 +17,9 @@ class AuditDetails(SparseModel):
     name: str | None = None
     role: Role | None = None
     email: str | None = None
+    # A host renamed (its old name; the new one is `name`) or labelled (its labels now).
+    previous_name: str | None = None
+    labels: list[str] | None = None
     # An enrollment token: how many hosts may enroll, and the host it re-enrolls.
     uses: int | None = None
     replaces_host: str | None = None

@@ -61,14 +61,10 @@ def create_enrollment_token(
     return token, secret
 
 
-def enroll_command(server: str, secret: str) -> str:
-    """The commands that enroll a host with this token (kept in a file, never in argv)."""
-    return (
-        "install -m 600 /dev/null /etc/storbench-token && "
-        f"echo '{secret}' > /etc/storbench-token && "
-        f"storbench-worker --server {server} --token-file /etc/storbench-token "
-        "--name <host name> --allow <directory to benchmark>"
-    )
+def replaced_host_name(db: Session, principal: Principal, host_id: int) -> str | None:
+    """The name of the host an enrollment token replaces (its worker must keep it)."""
+    host = repository.get_host(db, principal.team_id, host_id)
+    return host.name if host is not None else None
 
 
 def enrollment_tokens(db: Session, principal: Principal) -> Sequence[EnrollmentToken]:

@@ -4,7 +4,7 @@ from fastapi import APIRouter, Request, Response, status
 
 from storbench_api.deps import DB, OwnerAccess
 from storbench_api.errors import NotFound
-from storbench_api.hosts import enrollment
+from storbench_api.hosts import enrollment, setup
 from storbench_api.hosts.schemas import (
     EnrollmentTokenCreate,
     EnrollmentTokenCreated,
@@ -37,13 +37,15 @@ def list_tokens(db: DB, principal: OwnerAccess) -> EnrollmentTokenList:
 def create_token(
     request: Request, body: EnrollmentTokenCreate, db: DB, principal: OwnerAccess
 ) -> EnrollmentTokenCreated:
-    """The token, and the commands that enroll a host with it (the token kept in a file, never in argv)."""
+    """The token, and the commands that install the worker on a host and enroll it with the token
+    (kept in a file, never in argv), with <DIRECTORY> for the user to replace."""
     token, secret = enrollment.create_enrollment_token(
         db, principal, body.name, body.expires_in_hours, body.uses, body.replaces_host_id
     )
     db.commit()
     out = EnrollmentTokenOut.model_validate(token, from_attributes=True)
-    command = enrollment.enroll_command(str(request.base_url).rstrip("/"), secret)
+    replaced = body.replaces_host_id and enrollment.replaced_host_name(db, principal, body.replaces_host_id)
+    command = setup.enroll_commands(setup.server_url(str(request.base_url)), secret, replaced or None)
     return EnrollmentTokenCreated(**out.model_dump(), token=secret, command=command)
 
 

@@ -2,15 +2,18 @@
 
 from collections.abc import Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.orm import Session
 
-from storbench_api.models import Assignment, EnrollmentToken, Host, RunStatus
+from storbench_api.models import Assignment, EnrollmentToken, Host, Result, Run, RunStatus, Target
+
+# Removed hosts keep their history but are gone from every list, picker and lookup by id or name.
+_PRESENT = Host.removed_at.is_(None)
 
 
 def list_hosts(db: Session, team_id: int, limit: int, offset: int) -> tuple[Sequence[Host], int]:
     """A page of the team's hosts by name, and the total count."""
-    query = select(Host).where(Host.team_id == team_id)
+    query = select(Host).where(Host.team_id == team_id, _PRESENT)
     total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
     hosts = db.scalars(query.order_by(Host.name).limit(limit).offset(offset)).all()
     return hosts, total
@@ -18,12 +21,12 @@ def list_hosts(db: Session, team_id: int, limit: int, offset: int) -> tuple[Sequ
 
 def get_host(db: Session, team_id: int, host_id: int) -> Host | None:
     """The team's host with this id."""
-    return db.scalar(select(Host).where(Host.team_id == team_id, Host.id == host_id))
+    return db.scalar(select(Host).where(Host.team_id == team_id, Host.id == host_id, _PRESENT))
 
 
 def host_by_name(db: Session, team_id: int, name: str) -> Host | None:
     """The team's host with this name."""
-    return db.scalar(select(Host).where(Host.team_id == team_id, Host.name == name))
+    return db.scalar(select(Host).where(Host.team_id == team_id, Host.name == name, _PRESENT))
 
 
 def host_by_credential(db: Session, digest: str) -> Host | None:
@@ -45,7 +48,7 @@ def busy_host_ids(db: Session, host_ids: Sequence[int]) -> set[int]:
 
 def all_hosts(db: Session, team_id: int) -> Sequence[Host]:
     """Every host of the team (label filters run in Python: JSON containment differs per database)."""
-    return db.scalars(select(Host).where(Host.team_id == team_id).order_by(Host.name)).all()
+    return db.scalars(select(Host).where(Host.team_id == team_id, _PRESENT).order_by(Host.name)).all()
 
 
 def enrollment_tokens(db: Session, team_id: int) -> Sequence[EnrollmentToken]:
@@ -65,3 +68,19 @@ def enrollment_token(db: Session, team_id: int, token_id: int) -> EnrollmentToke
 def enrollment_token_by_digest_for_update(db: Session, digest: str) -> EnrollmentToken | None:
     """The enrollment token whose secret has this digest, locked until the transaction ends."""
     return db.scalar(select(EnrollmentToken).where(EnrollmentToken.token_hash == digest).with_for_update())
+
+
+def has_history(db: Session, host_id: int) -> bool:
+    """Whether anything ran on the host or was measured on it (then it is removed, never deleted)."""
+    ran = exists().where(Assignment.host_id == host_id)
+    on_its_targets = exists().where(Run.target_id == Target.id, Target.host_id == host_id)
+    measured = exists().where(Result.host_id == host_id)
+    return bool(db.scalar(select(ran | on_its_targets | measured)))
+
+
+def delete_host(db: Session, host: Host) -> None:
+    """Delete a host without history, with its targets and the enrollment tokens that replace it."""
+    db.execute(delete(Target).where(Target.host_id == host.id))
+    db.execute(delete(EnrollmentToken).where(EnrollmentToken.replaces_host_id == host.id))
+    db.delete(host)
+    db.flush()

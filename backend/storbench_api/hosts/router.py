@@ -2,11 +2,11 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Request, Response, status
 
 from storbench_api.deps import DB, OwnerAccess, ReadAccess, WriteAccess
 from storbench_api.errors import BrokerUnavailable, Conflict
-from storbench_api.hosts import service
+from storbench_api.hosts import service, setup
 from storbench_api.hosts.schemas import (
     HostCreate,
     HostCreated,
@@ -14,6 +14,7 @@ from storbench_api.hosts.schemas import (
     HostList,
     HostOut,
     HostUpdate,
+    WorkerSetup,
 )
 from storbench_api.ids import IdPath
 from storbench_api.openapi import errors
@@ -45,6 +46,13 @@ def create_host(body: HostCreate, db: DB, principal: WriteAccess) -> HostCreated
     return HostCreated(**described.model_dump(), worker_token=token)
 
 
+@router.get("/setup", response_model=WorkerSetup, summary="How a new host joins this server")
+def worker_setup(request: Request, principal: ReadAccess) -> WorkerSetup:
+    """Whether a worker on another machine can join (and, if not, why and what to do), with the
+    commands that install fio and the worker, put the token in a file and start the worker."""
+    return setup.worker_setup(str(request.base_url))
+
+
 @router.get("/{host_id}", response_model=HostOut, summary="One host")
 def get_host(host_id: IdPath, db: DB, principal: ReadAccess) -> HostOut:
     """A host with its facts and status."""
@@ -52,12 +60,48 @@ def get_host(host_id: IdPath, db: DB, principal: ReadAccess) -> HostOut:
     return service.describe_hosts(db, [host])[0]
 
 
-@router.patch("/{host_id}", response_model=HostOut, summary="Change a host's labels")
+@router.patch(
+    "/{host_id}",
+    response_model=HostOut,
+    summary="Rename a host or change its labels",
+    responses=errors(Conflict),
+)
 def update_host(host_id: IdPath, body: HostUpdate, db: DB, principal: WriteAccess) -> HostOut:
-    """Labels let a run name a group of hosts (host_label) instead of each one."""
-    host = service.set_labels(db, principal, host_id, body.labels)
+    """A new name (409 if another host of the team has it; restart its worker with the new --name)
+    and labels, which let a run name a group of hosts (host_label) instead of each one."""
+    host = service.update_host(db, principal, host_id, body.name, body.labels)
     db.commit()
     return service.describe_hosts(db, [host])[0]
+
+
+@router.post(
+    "/{host_id}/remove",
+    status_code=status.HTTP_204_NO_CONTENT,
+    summary="Remove a host, keeping its history (owners)",
+    responses=errors(BrokerUnavailable),
+)
+def remove_host(host_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
+    """The host leaves every list and picker; its credential and broker user stop at once and its
+    queued and running work fails. Its runs and results stay; its name is free for a new host."""
+    host = service.remove_host(db, principal, host_id)
+    runs_lifecycle.fail_host_assignments(db, host.id, f"host '{host.name}' was removed")
+    db.commit()
+    service.remove_broker_user(host)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.delete(
+    "/{host_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    summary="Delete a host that never connected (owners)",
+    responses=errors(Conflict),
+)
+def delete_host(host_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
+    """Only for a host whose worker never connected and that has no runs or results (a typo, a
+    machine that never came): it goes with its targets. Any other host is removed instead (409)."""
+    service.delete_host(db, principal, host_id)
+    db.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post(

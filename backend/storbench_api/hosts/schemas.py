@@ -20,9 +20,13 @@ class HostCreate(RequestBody):
 
 
 class HostUpdate(RequestBody):
-    """Labels to start runs on groups of hosts (e.g. every NFS client of one rack)."""
+    """A new name (unique in the team), and labels to start runs on groups of hosts (e.g. every NFS
+    client of one rack). What is left out stays as it is."""
 
-    labels: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]] = Field(max_length=50)
+    name: str | None = Field(default=None, pattern=HOST_NAME_PATTERN, examples=["nas-client-02"])
+    labels: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]] | None = Field(
+        default=None, max_length=50
+    )
 
 
 class HostFactsOut(SparseModel, HostFacts):
@@ -51,6 +55,21 @@ class HostOut(BaseModel):
     facts: HostFactsOut
     created_at: datetime
     revoked_at: datetime | None = None
+
+
+class WorkerSetup(BaseModel):
+    """How a new host joins this server: whether one on another machine can, and the commands."""
+
+    mode: Literal["embedded", "production"] = Field(description="embedded: SQLite; production otherwise")
+    accepts_remote_hosts: bool = Field(description="whether a worker on another machine can join")
+    problems: list[str] = Field(description="why one cannot, each with what to do")
+    remote_switch: str = Field(description="the switch that makes `make up` accept remote hosts")
+    server_url: str = Field(description="the address workers reach this server by")
+    broker: str = Field(description="the broker workers are given (without credentials)")
+    install_command: str = Field(description="installs fio and the worker on a Debian or Ubuntu host")
+    token_file: str = Field(description="where the start command reads the token from")
+    start_command: str = Field(description="starts the worker; replace directory_placeholder first")
+    directory_placeholder: str
 
 
 class HostCreated(HostOut):

@@ -43,12 +43,86 @@ def create_host(db: Session, principal: Principal, name: str) -> tuple[Host, str
     return host, token
 
 
-def set_labels(db: Session, principal: Principal, host_id: int, labels: Sequence[str]) -> Host:
-    """Replace a host's labels (sorted, each once)."""
+def update_host(
+    db: Session, principal: Principal, host_id: int, name: str | None, labels: Sequence[str] | None
+) -> Host:
+    """Rename a host (unique in the team) and/or replace its labels (sorted, each once)."""
     host = get_host(db, principal.team_id, host_id)
-    host.labels = sorted(set(labels))
+    if name is not None and name != host.name:
+        if repository.host_by_name(db, principal.team_id, name) is not None:
+            raise Conflict(f"a host named '{name}' already exists in this team: choose another name")
+        previous, host.name = host.name, name
+        audit.record(
+            db,
+            team_id=principal.team_id,
+            actor=principal.actor,
+            action="host.renamed",
+            resource_type="host",
+            resource_id=host.id,
+            hosts=[name],
+            name=name,
+            previous_name=previous,
+        )
+    if labels is not None and sorted(set(labels)) != sorted(host.labels or []):
+        host.labels = sorted(set(labels))
+        audit.record(
+            db,
+            team_id=principal.team_id,
+            actor=principal.actor,
+            action="host.labelled",
+            resource_type="host",
+            resource_id=host.id,
+            hosts=[host.name],
+            labels=host.labels,
+        )
     db.flush()
     return host
+
+
+def remove_host(db: Session, principal: Principal, host_id: int) -> Host:
+    """Remove a host from the team: gone from lists and pickers, its credential revoked; its runs
+    and results stay. Its name is free again. The caller fails its unfinished work, and removes its
+    broker user once this is committed."""
+    principal.require_owner()
+    host = get_host(db, principal.team_id, host_id)
+    now = utcnow()
+    host.removed_at = now
+    host.revoked_at = host.revoked_at or now
+    host.credential_hash = token_digest(new_token("sbh-removed"))
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="host.removed",
+        resource_type="host",
+        resource_id=host.id,
+        hosts=[host.name],
+    )
+    db.flush()
+    return host
+
+
+def delete_host(db: Session, principal: Principal, host_id: int) -> str:
+    """Delete a host that never connected and has no history (with its targets); returns its name."""
+    principal.require_owner()
+    host = get_host(db, principal.team_id, host_id)
+    if host.last_seen_at is not None or repository.has_history(db, host.id):
+        raise Conflict(
+            f"host '{host.name}' has connected or has runs or results: remove it instead "
+            "(it leaves the lists, its history stays)"
+        )
+    name = host.name
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="host.deleted",
+        resource_type="host",
+        resource_id=host.id,
+        hosts=[name],
+    )
+    repository.delete_host(db, host)
+    return name
 
 
 def rotate_credential(db: Session, host: Host) -> str:
@@ -96,6 +170,11 @@ def remove_broker_user(host: Host) -> None:
     try:
         broker_access.remove_broker_user(host.id)
     except Exception as exc:
+        if host.removed_at is not None:  # gone from the API: a retry cannot find it
+            raise BrokerUnavailable(
+                f"host '{host.name}' is removed, but its broker user could not be deleted ({exc}): "
+                f"delete the Redis user {broker_access.broker_username(host.id)} by hand (ACL DELUSER)"
+            ) from exc
         raise BrokerUnavailable(
             f"host '{host.name}' is revoked, but its broker user could not be removed ({exc}): retry"
         ) from exc
@@ -190,12 +269,15 @@ def record_heartbeat(host: Host, facts: dict[str, Any] | None, fio_version: str 
 
 def offline_reason(host: Host) -> str:
     """Why a host cannot take work now, in words a user can act on."""
+    if host.removed_at is not None:
+        return f"host '{host.name}' was removed from the team"
     if host.revoked_at is not None:
         return f"host '{host.name}' was revoked: an owner can replace it with an enrollment token"
     if host.last_seen_at is None:
         return (
             f"the worker on host '{host.name}' has never connected: start it with "
-            f"'storbench-worker --server URL --token-file FILE --name {host.name} --allow PATH'"
+            f"'storbench-worker --server URL --token-file FILE --name {host.name} --allow PATH' "
+            "(Hosts shows the whole command)"
         )
     ago = int((utcnow() - host.last_seen_at) / timedelta(seconds=1))
     return (

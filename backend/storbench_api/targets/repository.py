@@ -5,14 +5,15 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload
 
-from storbench_api.models import Target
+from storbench_api.models import Host, Target
 
 
 def list_targets(
     db: Session, team_id: int, limit: int, offset: int, host_id: int | None = None
 ) -> tuple[Sequence[Target], int]:
     """A page of the team's targets with their hosts, and the total count."""
-    query = select(Target).where(Target.team_id == team_id)
+    # A removed host's targets leave the list (and the run form's picker) with it; runs keep them.
+    query = select(Target).where(Target.team_id == team_id, Target.host.has(Host.removed_at.is_(None)))
     if host_id is not None:
         query = query.where(Target.host_id == host_id)
     total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
