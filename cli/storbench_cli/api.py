@@ -72,6 +72,8 @@ class Api:
             raise Unreachable(self.url, str(exc) or type(exc).__name__) from exc
         if response.is_error:
             raise _error_from(response)
+        if response.status_code == 204:  # done, nothing to say
+            return None
         try:
             return response.json()
         except ValueError as exc:
