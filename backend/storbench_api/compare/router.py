@@ -101,9 +101,7 @@ def result_filters(
 
 Filters = Annotated[ResultFilters, Depends(result_filters)]
 GroupByQuery = Annotated[GroupBy, Query(description="what to group by")]
-FigureQuery = Annotated[
-    CompareFigure, Query(description="the figure (CPU figures ignore direction)")
-]
+FigureQuery = Annotated[CompareFigure, Query(description="the figure (CPU figures ignore direction)")]
 DirectionQuery = Annotated[CompareDirection, Query(description="read, write or trim")]
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from storbench_api.compare.stats import TestName, VerdictKind
+from storbench_api.compare.stats import SignificanceTest, VerdictKind
 
 MAX_COMPARE_IDS = 200
 
@@ -58,7 +58,7 @@ class VerdictOut(BaseModel):
     """Whether a side differs from its reference beyond noise, and by how much."""
 
     kind: VerdictKind
-    test: TestName | None = Field(description="the test that decided (null with too few repetitions)")
+    test: SignificanceTest | None = Field(description="the test that decided (null with too few repetitions)")
     p_value: float | None
     ratio: float | None = Field(description="median of this side / median of its reference")
     ci_low: float | None = Field(description="bootstrap 95 % interval of the ratio, low end")

@@ -34,7 +34,7 @@ class VerdictKind(enum.StrEnum):
     single_sample = "single_sample"
 
 
-class TestName(enum.StrEnum):
+class SignificanceTest(enum.StrEnum):
     """The test that decided."""
 
     welch_t = "welch_t"
@@ -43,9 +43,9 @@ class TestName(enum.StrEnum):
 
 
 _TEST_WORDS = {
-    TestName.welch_t: "Welch's t-test",
-    TestName.mann_whitney_u: "Mann–Whitney U",
-    TestName.no_variation: "no variation in either sample",
+    SignificanceTest.welch_t: "Welch's t-test",
+    SignificanceTest.mann_whitney_u: "Mann–Whitney U",
+    SignificanceTest.no_variation: "no variation in either sample",
 }
 
 
@@ -57,7 +57,7 @@ class Verdict:
     n_baseline: int
     n_other: int
     ratio: float | None
-    test: TestName | None = None
+    test: SignificanceTest | None = None
     p_value: float | None = None
     ci_low: float | None = None
     ci_high: float | None = None
@@ -103,18 +103,18 @@ def _looks_normal(sample: Samples, alpha: float) -> bool:
     return math.isfinite(p) and p > alpha
 
 
-def _test(baseline: Samples, other: Samples, alpha: float) -> tuple[TestName, float]:
+def _test(baseline: Samples, other: Samples, alpha: float) -> tuple[SignificanceTest, float]:
     if np.ptp(baseline) == 0 and np.ptp(other) == 0:
-        return TestName.no_variation, 1.0 if baseline[0] == other[0] else 0.0
+        return SignificanceTest.no_variation, 1.0 if baseline[0] == other[0] else 0.0
     varied = np.ptp(baseline) > 0 and np.ptp(other) > 0
     if varied and _looks_normal(baseline, alpha) and _looks_normal(other, alpha):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             p = float(sp.ttest_ind(baseline, other, equal_var=False).pvalue)
         if math.isfinite(p):
-            return TestName.welch_t, p
+            return SignificanceTest.welch_t, p
     p = float(sp.mannwhitneyu(baseline, other, alternative="two-sided").pvalue)
-    return TestName.mann_whitney_u, p
+    return SignificanceTest.mann_whitney_u, p
 
 
 def smallest_mann_whitney_p(n_baseline: int, n_other: int) -> float:
@@ -159,7 +159,7 @@ def compare_samples(baseline: Sequence[float], other: Sequence[float], alpha: fl
     )
     if (
         kind is VerdictKind.within_noise
-        and test is TestName.mann_whitney_u
+        and test is SignificanceTest.mann_whitney_u
         and smallest_mann_whitney_p(n_base, n_other) >= alpha
     ):
         text += f" (with {n_other} and {n_base} samples this test cannot reach p < {alpha}: repeat more)"
