@@ -23,6 +23,7 @@ from storbench_api.models import (
     Invitation,
     Membership,
     Plan,
+    Result,
     Role,
     Run,
     RunStatus,
@@ -150,6 +151,9 @@ def world(db: Session) -> World:
     view = SavedView(team_id=team.id, name="v", kind="compare", query={"ids": "1"})
     db.add(view)
     db.commit()
+    result = Result(team_id=team.id, host_name="h", job_name="j", options={"rw": "read"}, cpu={}, detail={})
+    db.add(result)
+    db.commit()
     tokens["enrollment_token"] = enrollment_secret
     ids = {
         "host_id": host.id,
@@ -163,6 +167,7 @@ def world(db: Session) -> World:
         "preset_id": "randread-4k-iops",
         "class_id": storage_class.id,
         "view_id": view.id,
+        "result_id": result.id,
         "change_point_id": MAX_CHANGE_POINT_ID,
         "filename": "storbench_worker-0.1.0-py3-none-any.whl",
     }

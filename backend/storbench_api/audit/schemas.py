@@ -39,6 +39,12 @@ class AuditDetails(SparseModel):
     confirmed_destructive: bool | None = None
     # A storage class added or changed: the spec version it now has.
     version: int | None = None
+    # A result relabelled or deleted: its job, labels, run, and whether it was imported.
+    job: str | None = None
+    label: str | None = None
+    previous_label: str | None = None
+    run_id: int | None = None
+    imported: bool | None = None
     # A webhook registered or changed; a schedule created or changed; which fields changed.
     url: str | None = None
     events: list[str] | None = None

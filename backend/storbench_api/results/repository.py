@@ -2,10 +2,10 @@
 
 from collections.abc import Sequence
 
-from sqlalchemy import ColumnElement, Integer, Select, func, literal, select, tuple_
+from sqlalchemy import ColumnElement, Integer, Select, delete, func, literal, select, tuple_
 from sqlalchemy.orm import Session
 
-from storbench_api.models import Result
+from storbench_api.models import RawOutput, Result
 from storbench_api.results.listing import Position, ResultFilters
 
 # Up to this many matching rows are counted exactly; beyond, PostgreSQL's planner estimates.
@@ -72,3 +72,43 @@ def _planner_rows(db: Session, query: Select[tuple[int]]) -> int:
     compiled = query.compile(dialect=db.get_bind().dialect)
     plan = db.connection().exec_driver_sql(f"EXPLAIN (FORMAT JSON) {compiled}", compiled.params).scalar()
     return int(plan[0]["Plan"]["Plan Rows"])
+
+
+def get_result(db: Session, team_id: int, result_id: int) -> Result | None:
+    """One of the team's results, or None (another team's result is not there)."""
+    return db.scalar(select(Result).where(Result.id == result_id, Result.team_id == team_id))
+
+
+def get_results(db: Session, team_id: int, result_ids: Sequence[int]) -> Sequence[Result]:
+    """The team's results among these ids, in id order."""
+    query = select(Result).where(Result.team_id == team_id, Result.id.in_(result_ids))
+    return db.scalars(query.order_by(Result.id)).all()
+
+
+def get_raw_output(db: Session, team_id: int, raw_output_id: int) -> RawOutput | None:
+    """A stored fio output of the team."""
+    return db.scalar(select(RawOutput).where(RawOutput.id == raw_output_id, RawOutput.team_id == team_id))
+
+
+def first_output_with_digest(db: Session, team_id: int, sha256: str) -> RawOutput | None:
+    """The team's earliest stored output with this content that still has results."""
+    has_results = select(Result.id).where(Result.raw_output_id == RawOutput.id).exists()
+    query = select(RawOutput).where(RawOutput.team_id == team_id, RawOutput.sha256 == sha256, has_results)
+    return db.scalar(query.order_by(RawOutput.id).limit(1))
+
+
+def results_of_output(db: Session, raw_output_id: int) -> Sequence[Result]:
+    """The results one stored output became, in fio's job order."""
+    query = select(Result).where(Result.raw_output_id == raw_output_id)
+    return db.scalars(query.order_by(Result.job_index, Result.id)).all()
+
+
+def delete_result(db: Session, result: Result) -> None:
+    """Delete a result (its direction rows go with it), and its stored output once no result uses it."""
+    raw_output_id = result.raw_output_id
+    db.execute(delete(Result).where(Result.id == result.id))
+    db.expunge(result)
+    if raw_output_id is not None:
+        still_used = db.scalar(select(func.count()).where(Result.raw_output_id == raw_output_id))
+        if not still_used:
+            db.execute(delete(RawOutput).where(RawOutput.id == raw_output_id))

@@ -3,15 +3,23 @@
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Query, status
+from fastapi import APIRouter, Form, Query, Response, status
 
-from storbench_api.deps import DB, ReadAccess, WriteAccess
+from storbench_api.deps import DB, OwnerAccess, ReadAccess, WriteAccess
 from storbench_api.errors import NotFound
-from storbench_api.ids import OptionalIdQuery
+from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.openapi import errors, rules_beyond_schema
-from storbench_api.results import service
+from storbench_api.results import controls, service
 from storbench_api.results.listing import ResultFilters, as_utc
-from storbench_api.results.schemas import ImportForm, ImportOut, ResultList
+from storbench_api.results.schemas import (
+    ImportForm,
+    ImportOut,
+    RelabelledOut,
+    ResultLabelIn,
+    ResultList,
+    ResultOut,
+    ResultsLabelIn,
+)
 
 router = APIRouter(prefix="/results", tags=["results"])
 
@@ -60,15 +68,90 @@ def list_results(
     response_model=ImportOut,
     status_code=status.HTTP_201_CREATED,
     summary="Import an fio output (json, json+, client/server, status-interval stream or text)",
-    responses=errors(NotFound),
+    responses={
+        **errors(NotFound),
+        200: {
+            "model": ImportOut,
+            "description": "The team already holds this exact output: nothing stored, the earlier results "
+            "answered with duplicate=true",
+        },
+    },
     openapi_extra=rules_beyond_schema(
         "the file must be text (UTF-8 or UTF-16) holding fio's output with at least one job's results"
     ),
 )
 def import_output(
-    db: DB, principal: WriteAccess, form: Annotated[ImportForm, Form(media_type="multipart/form-data")]
+    db: DB,
+    principal: WriteAccess,
+    form: Annotated[ImportForm, Form(media_type="multipart/form-data")],
+    response: Response,
 ) -> ImportOut:
-    """Store an old or external fio output in the team's history, marked as imported."""
+    """Store an old or external fio output in the team's history, marked as imported and dated by fio.
+
+    An output the team already holds (byte for byte) is not stored twice: the answer is 200 with
+    duplicate=true and the results it became then.
+    """
     imported = service.import_output(db, principal, form)
+    if imported.duplicate:
+        response.status_code = status.HTTP_200_OK
     db.commit()
     return imported
+
+
+def _download(file: controls.Download) -> Response:
+    disposition = f'attachment; filename="{file.filename}"'
+    return Response(file.content, media_type=file.media_type, headers={"Content-Disposition": disposition})
+
+
+_TEXT_FILE = {"text/plain": {"schema": {"type": "string"}}}
+
+
+@router.patch("/{result_id}", response_model=ResultOut, summary="Relabel a result")
+def relabel_result(result_id: IdPath, body: ResultLabelIn, db: DB, principal: WriteAccess) -> ResultOut:
+    """Set the label it is compared under (null or blank clears it); recorded in the audit log."""
+    (result,) = controls.relabel(db, principal, [result_id], body.label)
+    db.commit()
+    return service.describe(result)
+
+
+@router.patch("", response_model=RelabelledOut, summary="Relabel several results at once")
+def relabel_results(body: ResultsLabelIn, db: DB, principal: WriteAccess) -> RelabelledOut:
+    """Give every listed result one label; nothing changes when one of them is not the team's (404)."""
+    results = controls.relabel(db, principal, body.ids, body.label)
+    db.commit()
+    return RelabelledOut(items=[service.describe(r) for r in results])
+
+
+@router.delete("/{result_id}", status_code=204, summary="Delete a result (owners)")
+def delete_result(result_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
+    """Remove it from the history (its raw output too once no other result uses it); audited."""
+    controls.delete(db, principal, result_id)
+    db.commit()
+    return Response(status_code=204)
+
+
+@router.get(
+    "/{result_id}/raw",
+    response_class=Response,
+    summary="Download fio's raw output",
+    responses={
+        200: {
+            "description": "fio's output as it was written or uploaded",
+            "content": {"application/json": {"schema": {"type": "string"}}, **_TEXT_FILE},
+        }
+    },
+)
+def download_raw_output(result_id: IdPath, db: DB, principal: ReadAccess) -> Response:
+    """The output the result was read from: JSON for fio's JSON formats, text otherwise."""
+    return _download(controls.raw_output(db, principal.team_id, result_id))
+
+
+@router.get(
+    "/{result_id}/job-file",
+    response_class=Response,
+    summary="Download the job file",
+    responses={200: {"description": "an fio job file", "content": _TEXT_FILE}},
+)
+def download_job_file(result_id: IdPath, db: DB, principal: ReadAccess) -> Response:
+    """A run's result: the jobs fio ran. An import: the job options fio printed (404 when it printed none)."""
+    return _download(controls.job_file(db, principal.team_id, result_id))

@@ -8,7 +8,8 @@ from pydantic import BaseModel, Field
 
 from storbench_api.advisor.findings import Finding
 from storbench_api.advisor.service import SpecCheck
-from storbench_api.ids import MAX_ID
+from storbench_api.ids import MAX_ID, IdField
+from storbench_api.wire import NO_NUL, RequestBody
 
 
 class LatencyOut(BaseModel):
@@ -80,7 +81,10 @@ class ResultOut(BaseModel):
     target_id: int | None
     storage_class: str | None
     label: str | None
-    created_at: datetime
+    created_at: datetime = Field(description="when storbench stored it")
+    measured_at: datetime = Field(
+        description="when fio measured it: the end of the run, or the date an imported output carries"
+    )
     job_name: str
     host_name: str
     fio_version: str | None
@@ -123,8 +127,34 @@ class ImportForm(BaseModel):
 
 
 class ImportOut(BaseModel):
-    """What an uploaded fio output became."""
+    """What an uploaded fio output became (or, for an output imported before, what it became then)."""
 
     source_format: str
     fio_version: str | None
     results: list[ResultOut]
+    duplicate: bool = Field(
+        default=False,
+        description="the team already holds this exact output: nothing stored, results are the earlier ones",
+    )
+    first_stored_at: datetime | None = Field(
+        default=None, description="a duplicate: when the team's copy of this output was stored"
+    )
+
+
+class ResultLabelIn(RequestBody):
+    """A result's new label (null or blank clears it)."""
+
+    label: str | None = Field(max_length=200, pattern=NO_NUL)
+
+
+class ResultsLabelIn(RequestBody):
+    """One label for several results at once (null or blank clears it)."""
+
+    ids: list[IdField] = Field(min_length=1, max_length=1000, description="the results to relabel")
+    label: str | None = Field(max_length=200, pattern=NO_NUL)
+
+
+class RelabelledOut(BaseModel):
+    """The results as they are now labelled."""
+
+    items: list[ResultOut]

@@ -13,7 +13,7 @@ from storbench_api.compare import fingerprint
 from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.history import service as history
 from storbench_api.models import RawOutput, Result, ResultDirection, Target
-from storbench_api.results import listing, repository
+from storbench_api.results import listing, provenance, repository
 from storbench_api.results.histogram import log2_buckets
 from storbench_api.results.listing import ResultFilters
 from storbench_api.results.schemas import (
@@ -78,6 +78,16 @@ def import_output(db: Session, principal: Principal, form: ImportForm) -> Import
         if form.target_id is not None
         else None
     )
+    earlier = repository.first_output_with_digest(db, principal.team_id, provenance.digest(text.encode()))
+    if earlier is not None:
+        known = repository.results_of_output(db, earlier.id)
+        return ImportOut(
+            source_format=earlier.source_format,
+            fio_version=known[0].fio_version,
+            results=[describe(r) for r in known],
+            duplicate=True,
+            first_stored_at=earlier.created_at,
+        )
     report = parse_output(text)
     results = store_report(
         db,
@@ -178,7 +188,9 @@ def store_report(
         source_format=report.source_format,
         size_bytes=len(raw_bytes),
         content_gz=gzip.compress(raw_bytes, compresslevel=6),
+        sha256=provenance.digest(raw_bytes),
     )
+    measured_at = provenance.measured_at(report, just_finished=run_id is not None)
     db.add(raw)
     db.flush()
     results = []
@@ -207,6 +219,7 @@ def store_report(
             job_name=job.name,
             job_index=index,
             fio_version=report.fio_version,
+            measured_at=measured_at,
             imported=imported,
             partial=partial,
             storage_class=storage_class,
@@ -277,6 +290,7 @@ def describe(result: Result) -> ResultOut:
         storage_class=result.storage_class,
         label=result.label,
         created_at=result.created_at,
+        measured_at=result.measured_at,
         job_name=result.job_name,
         host_name=result.host_name,
         fio_version=result.fio_version,
