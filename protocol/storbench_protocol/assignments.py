@@ -39,6 +39,8 @@ class WorkerAssignment(WireModel):
     scratch_name: str
     # How many hosts run the jobs at once (a block device is only ever one host's).
     host_count: Annotated[int, Field(ge=1), WholeNumber] = 1
+    # The jobs run this many times in a row in one fio invocation (storbench_fio.repetitions).
+    repetitions: Annotated[int, Field(ge=1, le=100), WholeNumber] = 1
 
 
 class AssignmentState(WireModel):

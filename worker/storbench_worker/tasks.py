@@ -15,6 +15,7 @@ from storbench_fio.command import build_command
 from storbench_fio.confine import confine_job_paths
 from storbench_fio.errors import OptionError
 from storbench_fio.job import FioJob
+from storbench_fio.repetitions import repeat_jobs
 from storbench_fio.safety import job_options
 from storbench_protocol.assignments import TargetKind, WorkerAssignment
 from storbench_protocol.common import RunStatus
@@ -129,7 +130,7 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
             return
         if prepared.kind == "directory" and not lays_out:
             _open_run_dir(ctx, assignment, prepared, create=False)
-        argv = _fio_argv(ctx, prepared, extra_args=STATUS_ARGS)
+        argv = _fio_argv(ctx, prepared, extra_args=STATUS_ARGS, repetitions=assignment.repetitions)
         outcome = run_fio(
             argv,
             start_at=start_at,
@@ -192,8 +193,14 @@ def _open_run_dir(ctx: WorkerContext, assignment: WorkerAssignment, prepared: Pr
     ctx.scratch.claim(assignment.id, prepared.run_dir.path, shared=assignment.shared_files)
 
 
-def _fio_argv(ctx: WorkerContext, prepared: Prepared, extra_args: tuple[str, ...]) -> list[str]:
-    """fio's command line with paths built here, each checked (symlinks resolved) to stay in place."""
+def _fio_argv(
+    ctx: WorkerContext, prepared: Prepared, extra_args: tuple[str, ...], repetitions: int = 1
+) -> list[str]:
+    """fio's command line with paths built here, each checked (symlinks resolved) to stay in place.
+
+    With repetitions, the checked jobs run that many times in a row (storbench_fio.repetitions):
+    the same files, each repetition behind a stonewall.
+    """
     paths = []
     problems = []
     for job in prepared.jobs:
@@ -218,7 +225,12 @@ def _fio_argv(ctx: WorkerContext, prepared: Prepared, extra_args: tuple[str, ...
         )
     if problems:
         raise prepare.CannotRun("refused by the worker's path checks: " + "; ".join(str(p) for p in problems))
-    return build_command(prepared.jobs, paths=paths, fio_binary=ctx.config.fio_binary, extra_args=extra_args)
+    return build_command(
+        repeat_jobs(prepared.jobs, repetitions),
+        paths=paths * repetitions,
+        fio_binary=ctx.config.fio_binary,
+        extra_args=extra_args,
+    )
 
 
 def _lay_out(ctx: WorkerContext, assignment_id: int, prepared: Prepared, output_dir: Path) -> None:

@@ -86,6 +86,8 @@ class ResultOut(BaseModel):
         description="when fio measured it: the end of the run, or the date an imported output carries"
     )
     job_name: str
+    # Which repetition of its run's jobs (0-based; 0 for a run without repetitions and imports).
+    repetition: int = 0
     host_name: str
     fio_version: str | None
     imported: bool

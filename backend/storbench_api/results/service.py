@@ -180,6 +180,7 @@ def store_report(
     target: Target | None = None,
     facts: dict[str, Any] | None = None,
     hosts_in_run: int = 1,
+    repetitions: list[int] | None = None,
 ) -> list[Result]:
     """Store the raw output once and one result per job, each assessed; flushed, not committed."""
     raw_bytes = raw_text.encode()
@@ -218,6 +219,7 @@ def store_report(
             host_name=job.hostname or host_name or "unknown",
             job_name=job.name,
             job_index=index,
+            repetition=repetitions[index] if repetitions else 0,
             fio_version=report.fio_version,
             measured_at=measured_at,
             imported=imported,
@@ -292,6 +294,7 @@ def describe(result: Result) -> ResultOut:
         created_at=result.created_at,
         measured_at=result.measured_at,
         job_name=result.job_name,
+        repetition=result.repetition,
         host_name=result.host_name,
         fio_version=result.fio_version,
         imported=result.imported,

@@ -138,7 +138,10 @@ def mark_started(
     assignment.worker_info = assignment.worker_info.model_copy(
         update={name: value for name, value in reported.items() if value is not None}
     )
-    assignment.deadline_at = now + expected_duration(assignment.run.jobs) + get_settings().run_deadline_grace
+    run = assignment.run
+    assignment.deadline_at = (
+        now + expected_duration(run.jobs) * run.repetitions + get_settings().run_deadline_grace
+    )
     refresh_run_status(assignment.run)
     db.flush()
 

@@ -120,6 +120,7 @@ def _describe(run: Run, results: Sequence[Result]) -> RunOut:
         host=HostRef(id=target.host.id, name=target.host.name),
         jobs=jobs_out(run.jobs),
         shared_files=run.shared_files,
+        repetitions=run.repetitions,
         created_at=run.created_at,
         started_at=run.started_at,
         finished_at=run.finished_at,
@@ -174,6 +175,7 @@ def worker_assignment(assignment: Assignment) -> WorkerAssignment:
         lays_out=lays_out_files(assignment),
         scratch_name=scratch_name(assignment),
         host_count=len(run.assignments),
+        repetitions=run.repetitions,
     )
 
 

@@ -20,7 +20,7 @@ from storbench_api.hosts.mounts import MountOptions
 from storbench_api.ids import IdField
 from storbench_api.models import RunStatus, TargetKind
 from storbench_api.results.schemas import ResultOut
-from storbench_api.wire import NO_NUL, RequestBody
+from storbench_api.wire import JSON_INTEGER, NO_NUL, RequestBody
 from storbench_protocol.progress import Direction, DirectionSample
 
 
@@ -43,6 +43,8 @@ class RunCreate(RequestBody):
     # What the team calls this run ("after firmware 2.1", "nconnect=8"); editable later.
     label: str | None = Field(default=None, max_length=200, pattern=NO_NUL)
     note: str | None = Field(default=None, max_length=4000, pattern=NO_NUL)
+    # Run the jobs this many times in a row (never overlapping); each result knows its repetition.
+    repetitions: Annotated[int, Field(ge=1, le=100, strict=False), JSON_INTEGER] = 1
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> "RunCreate":
@@ -177,6 +179,8 @@ class RunOut(BaseModel):
     jobs: list[FioJobOut]
     # All hosts worked on one set of files (otherwise each host wrote its own).
     shared_files: bool = False
+    # The jobs ran this many times in a row; each result has its repetition (0-based).
+    repetitions: int = 1
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None

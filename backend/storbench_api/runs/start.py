@@ -17,6 +17,7 @@ from storbench_api.models import Assignment, Host, Plan, Run, RunStatus, Target,
 from storbench_api.models.run import WorkerInfo
 from storbench_api.plans import service as plans_service
 from storbench_api.runs import precheck
+from storbench_api.runs.repetitions import ensure_repetitions_fit
 from storbench_api.runs.schemas import RunCreate
 from storbench_api.settings import get_settings
 from storbench_api.targets import repository as targets_repository
@@ -41,6 +42,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> Run:
         destructive=target.destructive,
         confirmed_destructive=body.confirm_destructive,
     )
+    ensure_repetitions_fit(jobs, body.repetitions)
     hosts = _participants(db, principal.team_id, target.host, body)
     for host in hosts:
         targets_service.ensure_placeable(host, target.kind, target.path, roots_must_be_known=True)
@@ -70,6 +72,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> Run:
         confirmed_destructive=body.confirm_destructive,
         shared_files=_shared_files(body, target, plan),
         status=RunStatus.queued,
+        repetitions=body.repetitions,
     )
     run.target = target
     run.assignments = []

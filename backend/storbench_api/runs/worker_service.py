@@ -11,7 +11,7 @@ from storbench_api.errors import NotFound
 from storbench_api.hosts.service import record_heartbeat
 from storbench_api.models import Assignment, Host
 from storbench_api.results import service as results_service
-from storbench_api.runs import lifecycle, presenters, repository
+from storbench_api.runs import lifecycle, presenters, repetitions, repository
 from storbench_protocol.assignments import (
     AssignmentState,
     BarrierState,
@@ -77,8 +77,9 @@ def store_result(db: Session, host: Host, assignment_id: int, upload: ResultUplo
         r for r in repository.results_of_runs(db, [assignment.run_id]) if r.assignment_id == assignment.id
     ]
     if not stored:
-        report = results_service.parse_output(upload.fio_output)
         run = assignment.run
+        parsed = results_service.parse_output(upload.fio_output)
+        report = repetitions.without_added_stonewalls(parsed, run.jobs, run.repetitions)
         stored = results_service.store_report(
             db,
             team_id=run.team_id,
@@ -95,6 +96,7 @@ def store_result(db: Session, host: Host, assignment_id: int, upload: ResultUplo
             target=run.target,
             facts=assignment.host.facts,
             hosts_in_run=len(run.assignments),
+            repetitions=repetitions.repetition_of_results(report, run.jobs, run.repetitions),
         )
         lifecycle.finish_measured(
             assignment,
