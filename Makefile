@@ -19,6 +19,7 @@ FRONTEND_SOURCES := $(shell find frontend/src frontend/public -type f 2>/dev/nul
 
 help:
 	@echo "make up     run storbench locally (SQLite, embedded broker, local worker) on http://127.0.0.1:8000"
+	@echo "make up REMOTE=1  the same, listening beyond loopback with a Redis broker other hosts can join"
 	@echo "make test   run every test suite (starts PostgreSQL and Redis when none are running)"
 	@echo "make lint   ruff, mypy and TypeScript checks"
 	@echo "make api-types  regenerate the SPA's API types and fixtures from the API (after changing its schema)"
@@ -66,8 +67,10 @@ services: test-packages
 	@scripts/services.sh postgres redis
 
 # ---- run -----------------------------------------------------------------------------------
+# `make up REMOTE=1`: listen beyond loopback with a Redis broker other hosts can reach (see README).
 up: deps
-	@$(PY) scripts/up.py
+	@$(if $(filter-out 0,$(REMOTE)),scripts/bootstrap.sh remote,true)
+	@$(if $(REMOTE),STORBENCH_REMOTE=$(REMOTE)) $(PY) scripts/up.py
 
 # ---- checks --------------------------------------------------------------------------------
 lint: python-deps frontend-deps e2e-deps
