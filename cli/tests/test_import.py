@@ -64,3 +64,31 @@ def test_import_of_a_missing_file_exits_1_naming_it(storbench: CliRunner, tmp_pa
 
     assert done.returncode == 1
     assert f"{missing}: cannot read" in done.stderr
+
+
+def test_importing_the_same_output_again_says_when_it_was_first_imported(
+    service: Service, storbench: CliRunner, tmp_path: Path
+) -> None:
+    first = tmp_path / "first.json"
+    first.write_text(_fio_json(tmp_path / "fio"))
+    copy = tmp_path / "copy-of-first.json"
+    copy.write_bytes(first.read_bytes())
+
+    done = storbench("import", str(first), str(copy))
+
+    assert done.returncode == 0, done.stderr
+    stored = re.search(rf"{re.escape(str(first))}: json, fio-[\d.]+, 1 result \(id (\d+)\)\n", done.stdout)
+    assert stored, done.stdout
+    again = re.search(
+        rf"{re.escape(str(copy))}: already imported on (\d{{4}}-\d\d-\d\d \d\d:\d\d UTC), "
+        rf"as 1 result \(id {stored[1]}\); not stored again\n",
+        done.stdout,
+    )
+    assert again, done.stdout
+    with service.api() as api:
+        imported = api.get("/results", params={"imported": "true"}).json()["items"]
+    assert [r["id"] for r in imported if r["id"] == int(stored[1])] == [int(stored[1])]
+    assert (
+        sum(1 for r in imported if r["job_name"] == "imported-read" and r["label"] == "copy-of-first.json")
+        == 0
+    )

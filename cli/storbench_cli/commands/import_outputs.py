@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import resolve
@@ -33,8 +34,19 @@ def add_parser(
     parser.set_defaults(handler=execute)
 
 
+def _date(stamp: str | None) -> str:
+    """An API timestamp as a person reads it: 2026-11-23 15:45 UTC."""
+    if not stamp:
+        return "an earlier date"
+    try:
+        when = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(UTC)
+    except ValueError:
+        return stamp
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
 def execute(api: Api, args: argparse.Namespace) -> int:
-    """Import every file; exit 1 if any was unreadable or refused."""
+    """Import every file; exit 1 if any was unreadable or refused (one already imported is neither)."""
     form = {
         "target_id": str(resolve.target(api, args.target)["id"]) if args.target else None,
         "storage_class": args.storage_class,
@@ -63,5 +75,10 @@ def execute(api: Api, args: argparse.Namespace) -> int:
         ids = [str(result["id"]) for result in imported["results"]]
         stored = f"1 result (id {ids[0]})" if len(ids) == 1 else f"{len(ids)} results (ids {', '.join(ids)})"
         version = imported["fio_version"] or "fio version unknown"
+        if imported.get("duplicate"):
+            # Not a failure: the history already holds exactly this output.
+            first = _date(imported.get("first_stored_at"))
+            print(f"{path}: already imported on {first}, as {stored}; not stored again")
+            continue
         print(f"{path}: {imported['source_format']}, {version}, {stored}")
     return EXIT_FAILED if failed else EXIT_OK
