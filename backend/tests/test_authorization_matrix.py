@@ -28,10 +28,13 @@ from storbench_api.models import (
     Run,
     RunStatus,
     SavedView,
+    Schedule,
     StorageClass,
     StorageClassSpec,
     Team,
     User,
+    Webhook,
+    WebhookDelivery,
 )
 from storbench_api.security import hash_password, new_token, token_digest
 from tests.conftest import make_host, make_target
@@ -148,6 +151,17 @@ def world(db: Session) -> World:
     )
     db.add_all([assignment, enrollment, invitation, api_token, storage_class, spec])
     db.commit()
+    schedule = Schedule(
+        team_id=team.id, name="s", plan_id=plan.id, target_id=target.id, cron="0 2 * * *", timezone="UTC"
+    )
+    webhook = Webhook(team_id=team.id, url="https://93.184.215.14/h", secret="whsec_m", events=[])
+    db.add_all([schedule, webhook])
+    db.commit()
+    delivery = WebhookDelivery(
+        webhook_id=webhook.id, team_id=team.id, delivery_uid=new_token("d")[-36:], event="ping", payload={}
+    )
+    db.add(delivery)
+    db.commit()
     view = SavedView(team_id=team.id, name="v", kind="compare", query={"ids": "1"})
     db.add(view)
     db.commit()
@@ -169,6 +183,9 @@ def world(db: Session) -> World:
         "view_id": view.id,
         "result_id": result.id,
         "change_point_id": MAX_CHANGE_POINT_ID,
+        "schedule_id": schedule.id,
+        "webhook_id": webhook.id,
+        "delivery_id": delivery.id,
         "filename": "storbench_worker-0.1.0-py3-none-any.whl",
     }
     return World(tokens=tokens, ids=ids)
