@@ -30,13 +30,12 @@ RANK = {Role.viewer: 0, Role.member: 1, Role.owner: 2}
 PublicAccess = Literal["open", "sign_in"]
 PUBLIC_ROUTES: dict[tuple[str, str], PublicAccess] = {
     ("GET", "/api/v1/health"): "open",
+    # Whether the browser is signed in: 200 either way, so a first visit logs no error.
+    ("GET", "/api/v1/auth/status"): "open",
     ("POST", "/api/v1/auth/token"): "sign_in",
     ("POST", "/api/v1/auth/login"): "sign_in",
     ("POST", "/api/v1/invitations/accept"): "sign_in",
     ("POST", "/api/v1/worker/enroll"): "sign_in",
-    # The worker's packages, for a host about to enroll (no secret in them).
-    ("GET", "/api/v1/worker/requirements.txt"): "open",
-    ("GET", "/api/v1/worker/dist/{filename}"): "open",
 }
 
 _oauth2 = OAuth2PasswordBearer(tokenUrl="/api/v1/auth/token", auto_error=False)

@@ -11,13 +11,14 @@ from storbench_api.auth.schemas import (
     PasswordChange,
     PasswordGrant,
     SessionOut,
+    SessionStatusOut,
     TeamRef,
     TeamSwitch,
     TokenOut,
 )
 from storbench_api.auth.service import Principal
 from storbench_api.deps import CSRF_COOKIE, DB, SESSION_COOKIE, ReadAccess
-from storbench_api.errors import NotFound
+from storbench_api.errors import NotFound, Unauthorized
 from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.rate_limit import limit_sign_in
 from storbench_api.settings import get_settings
@@ -86,6 +87,24 @@ def session(principal: ReadAccess, request: Request) -> SessionOut:
     return SessionOut(
         **_me(principal).model_dump(), csrf_token=service.csrf_token_for(cookie) if cookie else ""
     )
+
+
+@router.get(
+    "/status",
+    response_model=SessionStatusOut,
+    summary="Whether this browser is signed in (never 401)",
+)
+def session_status(request: Request, db: DB) -> SessionStatusOut:
+    """For a page load: the session of the session cookie, or signed_in false (no error status)."""
+    cookie = request.cookies.get(SESSION_COOKIE, "")
+    if not cookie:
+        return SessionStatusOut(signed_in=False, session=None)
+    try:
+        principal = service.principal_for_token(db, cookie)
+    except Unauthorized:
+        return SessionStatusOut(signed_in=False, session=None)
+    found = SessionOut(**_me(principal).model_dump(), csrf_token=service.csrf_token_for(cookie))
+    return SessionStatusOut(signed_in=True, session=found)
 
 
 @router.post(

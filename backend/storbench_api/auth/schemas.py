@@ -55,6 +55,13 @@ class SessionOut(MeOut):
     csrf_token: str
 
 
+class SessionStatusOut(BaseModel):
+    """Whether this browser is signed in, and if so its session (a page load asks this first)."""
+
+    signed_in: bool
+    session: SessionOut | None = Field(description="the session, when signed_in")
+
+
 class PasswordChange(RequestBody):
     """A new password, proven by the current one."""
 

@@ -54,3 +54,23 @@ def test_health_needs_no_token(client: TestClient) -> None:
     assert response.status_code == 200
     assert response.json()["database"] == "ok"
     assert response.json()["mode"] == "production"
+
+
+def test_a_browser_asks_whether_it_is_signed_in_without_an_error_status(
+    client: TestClient, db: Session
+) -> None:
+    # A first visit (no cookie) and a stale cookie both answer 200 "not signed in".
+    assert client.get("/api/v1/auth/status").json() == {"signed_in": False, "session": None}
+    client.cookies.set("storbench_session", "not-a-session")
+    stale = client.get("/api/v1/auth/status")
+    assert stale.status_code == 200
+    assert stale.json()["signed_in"] is False
+    client.cookies.clear()
+    caller = make_caller(db, password="status-password")
+    credentials = {"email": caller.user.email, "password": "status-password"}
+    login = client.post("/api/v1/auth/login", json=credentials)
+    assert login.status_code == 200, login.text
+    status = client.get("/api/v1/auth/status").json()
+    assert status["signed_in"] is True
+    assert status["session"]["email"] == caller.user.email
+    assert status["session"]["csrf_token"] == login.json()["csrf_token"]
