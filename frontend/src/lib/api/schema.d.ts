@@ -124,6 +124,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this browser is signed in (never 401)
+         * @description For a page load: the session of the session cookie, or signed_in false (no error status).
+         */
+        get: operations["session_status_api_v1_auth_status_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/switch-team": {
         parameters: {
             query?: never;
@@ -164,6 +184,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Results side by side against a baseline
+         * @description What differs in how they were measured, then every figure with deltas and significance.
+         */
+        get: operations["compare_api_v1_compare_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A comparison as a CSV or JSON file
+         * @description The comparison GET /compare answers, as a file (CSV: one row per figure, direction and side).
+         */
+        get: operations["export_comparison_api_v1_compare_export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Results grouped by class, vendor, host, label or a job option
+         * @description Per group its median, quartiles and range; per provisioned GiB and per dollar where known.
+         */
+        get: operations["groups_api_v1_compare_groups_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare/groups/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A grouped view as a CSV or JSON file
+         * @description The grouped view GET /compare/groups answers, as a file (CSV: one row per group).
+         */
+        get: operations["export_groups_api_v1_compare_groups_export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare/previous": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run against the previous run of its plan on its target
+         * @description The previous run's results are the baseline; 404 when there is no earlier run of the plan.
+         */
+        get: operations["compare_previous_api_v1_compare_previous_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's saved views
+         * @description Named comparisons and grouped queries, newest first.
+         */
+        get: operations["list_views_api_v1_compare_views_get"];
+        put?: never;
+        /**
+         * Save a view for the team
+         * @description Keep a comparison (ids, baseline) or grouped query under a name; teammates open it by id.
+         */
+        post: operations["create_view_api_v1_compare_views_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare/views/{view_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One saved view
+         * @description A saved view with the web UI path that opens it.
+         */
+        get: operations["get_view_api_v1_compare_views__view_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved view
+         * @description The view is forgotten; its results stay.
+         */
+        delete: operations["delete_view_api_v1_compare_views__view_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/enrollment-tokens": {
         parameters: {
             query?: never;
@@ -179,7 +347,8 @@ export interface paths {
         put?: never;
         /**
          * Create an enrollment token
-         * @description The token, and the commands that enroll a host with it (the token kept in a file, never in argv).
+         * @description The token, and the commands that install the worker on a host and enroll it with the token
+         *     (kept in a file, never in argv), with <DIRECTORY> for the user to replace.
          */
         post: operations["create_token_api_v1_enrollment_tokens_post"];
         delete?: never;
@@ -260,6 +429,91 @@ export interface paths {
          * @description ok when the database answers.
          */
         get: operations["health_api_v1_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/history/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is the newest run of a plan on a target a regression?
+         * @description What `storbench check` asks: each figure of the newest run against the changes found in its series.
+         */
+        get: operations["check_api_v1_history_check_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/history/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the team finds changes
+         * @description E-divisive means (no threshold) unless the team's owner chose a percent or z-score threshold.
+         */
+        get: operations["get_policy_api_v1_history_policy_get"];
+        /**
+         * Choose how the team finds changes
+         * @description Owners: e_divisive (default), or percent / zscore with a threshold; applies to new results.
+         */
+        put: operations["put_policy_api_v1_history_policy_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/history/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a target's trends can show
+         * @description Every job name and direction measured on a target, with its number of results.
+         */
+        get: operations["list_series_api_v1_history_series_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/history/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A figure over time
+         * @description A figure of one job on one target over time (by when fio measured), with its class's spec line
+         *     and the changes found; only the newest `limit` points (at most 5,000), `truncated` says so.
+         */
+        get: operations["get_trend_api_v1_history_trend_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -541,6 +795,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/regressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes found in the team's history
+         * @description Regressions and improvements, newest first, with how many regressions await acknowledgement.
+         */
+        get: operations["list_regressions_api_v1_regressions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/regressions/{change_point_id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge a change with a comment
+         * @description Mark a change as looked at (once), saying what was concluded; `storbench check` then passes it.
+         */
+        post: operations["acknowledge_api_v1_regressions__change_point_id__acknowledge_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/results": {
         parameters: {
             query?: never;
@@ -550,7 +844,10 @@ export interface paths {
         };
         /**
          * The team's result history
-         * @description Results of runs and imports, newest first, filtered by target, storage class or origin.
+         * @description Results of runs and imports, newest first by when fio measured them, one keyset page at a time.
+         *
+         *     Every filter is an exact match. `total` counts every match up to 10,000 and is PostgreSQL's
+         *     estimate beyond (`total_is_estimate`).
          */
         get: operations["list_results_api_v1_results_get"];
         put?: never;
@@ -798,6 +1095,98 @@ export interface paths {
          *     are the earlier run's unless given.
          */
         post: operations["run_again_api_v1_runs__run_id__run_again_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's schedules
+         * @description Each with its next three slots, its latest firing and how many slots it missed.
+         */
+        get: operations["list_schedules_api_v1_schedules_get"];
+        put?: never;
+        /**
+         * Create a schedule
+         * @description Slots are owed from now on; each run starts with your rights, checked at every slot.
+         */
+        post: operations["create_schedule_api_v1_schedules_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/next-slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview a cron expression's next slots
+         * @description When a schedule with this expression would fire next (422 naming the wrong field).
+         */
+        get: operations["next_slots_api_v1_schedules_next_slots_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{schedule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One schedule
+         * @description The schedule with its next slots and latest firing.
+         */
+        get: operations["get_schedule_api_v1_schedules__schedule_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a schedule
+         * @description The schedule and its firings are removed; the runs it started stay.
+         */
+        delete: operations["delete_schedule_api_v1_schedules__schedule_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, enable or disable a schedule
+         * @description A new cron or timezone, or enabling a disabled schedule, owes slots from now on.
+         */
+        patch: operations["update_schedule_api_v1_schedules__schedule_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/schedules/{schedule_id}/firings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A schedule's firings
+         * @description Every slot: started with its run, missed (storbench was down) or failed (the run was refused).
+         */
+        get: operations["list_firings_api_v1_schedules__schedule_id__firings_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1096,6 +1485,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's webhooks
+         * @description URLs, events and how the latest delivery went; secrets are never shown again.
+         */
+        get: operations["list_webhooks_api_v1_webhooks_get"];
+        put?: never;
+        /**
+         * Register a webhook
+         * @description The signing secret is in this response only. Loopback, private and link-local URLs are refused.
+         */
+        post: operations["create_webhook_api_v1_webhooks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook
+         * @description URL, events, active flag and the latest delivery.
+         */
+        get: operations["get_webhook_api_v1_webhooks__webhook_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description The webhook and its delivery log are removed.
+         */
+        delete: operations["delete_webhook_api_v1_webhooks__webhook_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook
+         * @description An inactive webhook receives no new events (pending deliveries are still sent).
+         */
+        patch: operations["update_webhook_api_v1_webhooks__webhook_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery log
+         * @description Status, attempts, last HTTP status and error, and an excerpt of the answer.
+         */
+        get: operations["list_deliveries_api_v1_webhooks__webhook_id__deliveries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a failed delivery again
+         * @description The delivery starts over with its attempts.
+         */
+        post: operations["retry_delivery_api_v1_webhooks__webhook_id__deliveries__delivery_id__retry_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queue a signed "ping" delivery; it appears in the delivery log within seconds.
+         */
+        post: operations["send_test_api_v1_webhooks__webhook_id__test_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/worker/assignments/{assignment_id}": {
         parameters: {
             query?: never;
@@ -1367,6 +1868,14 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AcknowledgeIn
+         * @description Who looked at a change and what they concluded.
+         */
+        AcknowledgeIn: {
+            /** Comment */
+            comment: string;
+        };
+        /**
          * Aggregate
          * @description The figure a shared file system delivered to all hosts at once.
          */
@@ -1510,14 +2019,20 @@ export interface components {
         AuditDetails: {
             /** Capacity Gib */
             capacity_gib?: number | null;
+            /** Changed */
+            changed?: string[] | null;
             /** Confirmed Destructive */
             confirmed_destructive?: boolean | null;
+            /** Cron */
+            cron?: string | null;
             /** Description */
             description?: string | null;
             /** Destructive */
             destructive?: boolean | null;
             /** Email */
             email?: string | null;
+            /** Events */
+            events?: string[] | null;
             /** Imported */
             imported?: boolean | null;
             /** Job */
@@ -1552,6 +2067,10 @@ export interface components {
             storage_class_id?: number | null;
             /** Target */
             target?: string | null;
+            /** Timezone */
+            timezone?: string | null;
+            /** Url */
+            url?: string | null;
             /** Uses */
             uses?: number | null;
             /** Version */
@@ -1608,6 +2127,195 @@ export interface components {
             status: components["schemas"]["RunStatus"];
         };
         /**
+         * Cell
+         * @description One side's figure: the median of its repetitions, and the change against its reference.
+         */
+        Cell: {
+            /**
+             * Delta
+             * @description value minus the reference's value
+             */
+            delta: number | null;
+            /**
+             * Delta Pct
+             * @description delta as a percentage of the reference's value
+             */
+            delta_pct: number | null;
+            /** Samples */
+            samples: number[];
+            /** Value */
+            value: number | null;
+            /** @description null on the reference itself */
+            verdict: components["schemas"]["VerdictOut"] | null;
+        };
+        /**
+         * ChangeKind
+         * @description Which way a change went for the user: latency up is a regression, IOPS up an improvement.
+         * @enum {string}
+         */
+        ChangeKind: "regression" | "improvement";
+        /**
+         * ChangePointList
+         * @description A page of the team's changes, newest first.
+         */
+        ChangePointList: {
+            /** Items */
+            items: components["schemas"]["ChangePointOut"][];
+            /** Total */
+            total: number;
+            /**
+             * Unacknowledged Regressions
+             * @description regressions of the team nobody acknowledged
+             */
+            unacknowledged_regressions: number;
+        };
+        /**
+         * ChangePointOut
+         * @description A regression or improvement found in a series, starting at `result_id`.
+         */
+        ChangePointOut: {
+            /** Acknowledged At */
+            acknowledged_at: string | null;
+            /** Acknowledged By */
+            acknowledged_by: string | null;
+            /** After Median */
+            after_median: number;
+            /** Before Median */
+            before_median: number;
+            /** Comment */
+            comment: string | null;
+            /**
+             * Detected At
+             * Format: date-time
+             */
+            detected_at: string;
+            /** Direction */
+            direction: string;
+            /** Fingerprint */
+            fingerprint: string | null;
+            /** Id */
+            id: number;
+            /** Job Name */
+            job_name: string;
+            kind: components["schemas"]["ChangeKind"];
+            /**
+             * Measured At
+             * Format: date-time
+             */
+            measured_at: string;
+            /** Method */
+            method: string;
+            /** Metric */
+            metric: string;
+            /**
+             * P Value
+             * @description the split's permutation p-value (E-divisive only)
+             */
+            p_value: number | null;
+            /**
+             * Ratio
+             * @description after_median / before_median
+             */
+            ratio: number;
+            /** Result Id */
+            result_id: number;
+            /** Target Id */
+            target_id: number;
+        };
+        /**
+         * CheckOut
+         * @description Whether the newest run of a plan on a target is a regression against its history.
+         */
+        CheckOut: {
+            /** Measured At */
+            measured_at: string | null;
+            /** Message */
+            message: string;
+            /** Plan Id */
+            plan_id: number;
+            /** Regression */
+            regression: boolean;
+            /** Run Id */
+            run_id: number | null;
+            /** Series */
+            series: components["schemas"]["CheckSeries"][];
+            /** Target Id */
+            target_id: number;
+        };
+        /**
+         * CheckSeries
+         * @description One figure of the newest run against its series' history.
+         */
+        CheckSeries: {
+            /** @description the change the newest run is part of */
+            change_point: components["schemas"]["ChangePointOut"] | null;
+            /** Direction */
+            direction: string;
+            /** Fingerprint */
+            fingerprint: string | null;
+            /**
+             * History Median
+             * @description median of the series before the newest run
+             */
+            history_median: number | null;
+            /** History Points */
+            history_points: number;
+            /** Job Name */
+            job_name: string;
+            /** Metric */
+            metric: string;
+            status: components["schemas"]["CheckStatus"];
+            /**
+             * Value
+             * @description the newest result's figure (the median over its repetitions)
+             */
+            value: number;
+        };
+        /**
+         * CheckStatus
+         * @description What `storbench check` concludes for one series or for the newest run.
+         * @enum {string}
+         */
+        CheckStatus: "regression" | "improvement" | "ok" | "acknowledged";
+        /**
+         * CompareDirection
+         * @description Which way the I/O went.
+         * @enum {string}
+         */
+        CompareDirection: "read" | "write" | "trim";
+        /**
+         * CompareFigure
+         * @description A figure a result has, per direction (CPU figures are the job's).
+         * @enum {string}
+         */
+        CompareFigure: "iops" | "bw_bytes" | "lat_mean_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
+        /**
+         * ComparisonOut
+         * @description Results side by side: what differs in how they were measured first, then every figure.
+         */
+        ComparisonOut: {
+            /** Baseline Result Id */
+            baseline_result_id: number;
+            /** Differences */
+            differences: components["schemas"]["Difference"][];
+            /**
+             * Identical
+             * @description every side has the same comparability (no differences)
+             */
+            identical: boolean;
+            /**
+             * Permalink
+             * @description the web UI path that opens this comparison
+             */
+            permalink: string;
+            /** Result Ids */
+            result_ids: number[];
+            /** Rows */
+            rows: components["schemas"]["FigureRow"][];
+            /** Sides */
+            sides: components["schemas"]["SideOut"][];
+        };
+        /**
          * CpuOut
          * @description fio's own CPU use while measuring.
          */
@@ -1622,6 +2330,103 @@ export interface components {
             sys_pct: number;
             /** Usr Pct */
             usr_pct: number;
+        };
+        /**
+         * DeliveryList
+         * @description A webhook's deliveries, newest first.
+         */
+        DeliveryList: {
+            /** Items */
+            items: components["schemas"]["DeliveryOut"][];
+        };
+        /**
+         * DeliveryOut
+         * @description One event sent to one webhook, with its attempts.
+         */
+        DeliveryOut: {
+            /** Attempts */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Delivered At */
+            delivered_at: string | null;
+            /** Delivery Uid */
+            delivery_uid: string;
+            /** Event */
+            event: string;
+            /** Id */
+            id: number;
+            /** Last Attempt At */
+            last_attempt_at: string | null;
+            /** Last Error */
+            last_error: string | null;
+            /** Last Status Code */
+            last_status_code: number | null;
+            /** Max Attempts */
+            max_attempts: number;
+            /** Next Attempt At */
+            next_attempt_at: string | null;
+            /** Payload */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** Response Excerpt */
+            response_excerpt: string | null;
+            status: components["schemas"]["DeliveryStatus"];
+        };
+        /**
+         * DeliveryStatus
+         * @description Where a delivery stands: waiting for its (next) attempt, delivered, or given up.
+         * @enum {string}
+         */
+        DeliveryStatus: "pending" | "delivered" | "failed";
+        /**
+         * DeliverySummary
+         * @description How the latest delivery of a webhook went.
+         */
+        DeliverySummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Event */
+            event: string;
+            /** Last Error */
+            last_error: string | null;
+            /** Last Status Code */
+            last_status_code: number | null;
+            status: components["schemas"]["DeliveryStatus"];
+        };
+        /**
+         * DetectionMethod
+         * @description How a team finds changes in its history.
+         * @enum {string}
+         */
+        DetectionMethod: "e_divisive" | "percent" | "zscore";
+        /**
+         * Difference
+         * @description One comparability component whose value is not the same on every side.
+         */
+        Difference: {
+            /**
+             * Component
+             * @description job, fio_version, host, mount or storage
+             */
+            component: string;
+            /**
+             * Key
+             * @description e.g. job.bs, host.memory_gib, mount.nconnect
+             */
+            key: string;
+            /**
+             * Values
+             * @description per side, in side order (null: not known)
+             */
+            values: (string | number | boolean | null)[];
         };
         /**
          * DirectionOut
@@ -1908,12 +2713,36 @@ export interface components {
             warnings: string[];
         };
         /**
+         * ExportFormat
+         * @description How an export is written.
+         * @enum {string}
+         */
+        ExportFormat: "csv" | "json";
+        /**
          * FailureReport
          * @description Why the worker could not run an assignment.
          */
         FailureReport: {
             /** Reason */
             reason: string;
+        };
+        /**
+         * FigureRow
+         * @description One figure of one direction across every side.
+         */
+        FigureRow: {
+            /** Cells */
+            cells: components["schemas"]["Cell"][];
+            /**
+             * Direction
+             * @description read, write, trim, or job for CPU figures
+             */
+            direction: string;
+            figure: components["schemas"]["CompareFigure"];
+            /** Higher Is Better */
+            higher_is_better: boolean;
+            /** Unit */
+            unit: string;
         };
         /**
          * FilesReleased
@@ -2147,6 +2976,127 @@ export interface components {
              * @example fio --name=randread --rw=randread --bs=4k --iodepth=32 --direct=1 --ioengine=libaio
              */
             text: string;
+        };
+        /**
+         * FiringList
+         * @description A schedule's firings, latest slot first.
+         */
+        FiringList: {
+            /** Items */
+            items: components["schemas"]["FiringOut"][];
+        };
+        /**
+         * FiringOut
+         * @description One slot of a schedule: started (with its run), missed or failed, and why.
+         */
+        FiringOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Missed Count */
+            missed_count: number;
+            /** Reason */
+            reason: string | null;
+            /** Run Id */
+            run_id: number | null;
+            /**
+             * Slot At
+             * Format: date-time
+             */
+            slot_at: string;
+            status: components["schemas"]["FiringStatus"];
+        };
+        /**
+         * FiringStatus
+         * @description What became of one slot of a schedule.
+         * @enum {string}
+         */
+        FiringStatus: "started" | "missed" | "failed";
+        /**
+         * GroupBy
+         * @description What a grouped view groups results by.
+         * @enum {string}
+         */
+        GroupBy: "storage_class" | "vendor" | "tier" | "protocol" | "medium" | "host" | "label" | "bs" | "iodepth" | "numjobs" | "rw";
+        /**
+         * GroupOut
+         * @description One group's spread, and its figure per provisioned GiB and per dollar where known.
+         */
+        GroupOut: {
+            /**
+             * Capacity Gib
+             * @description median provisioned capacity of its results
+             */
+            capacity_gib: number | null;
+            /**
+             * Dollars Per 1000 Iops
+             * @description monthly price per 1,000 IOPS (IOPS figure)
+             */
+            dollars_per_1000_iops: number | null;
+            /**
+             * Dollars Per Mbps
+             * @description monthly price per MB/s (bandwidth figure)
+             */
+            dollars_per_mbps: number | null;
+            /**
+             * Key
+             * @description the value grouped by ('(none)' when a result has none)
+             */
+            key: string;
+            /** Max */
+            max: number;
+            /** Median */
+            median: number;
+            /** Min */
+            min: number;
+            /** N */
+            n: number;
+            /** P25 */
+            p25: number;
+            /** P75 */
+            p75: number;
+            /**
+             * Per Gib
+             * @description median of figure / provisioned GiB
+             */
+            per_gib: number | null;
+            /** Price Per Gib Month */
+            price_per_gib_month: number | null;
+            /**
+             * Result Ids
+             * @description up to 100 of the group's results, newest first
+             */
+            result_ids: number[];
+            shape: components["schemas"]["ShapeOut"];
+        };
+        /**
+         * GroupsOut
+         * @description Results grouped by one property, never mixing job shapes unless grouped by a shape option.
+         */
+        GroupsOut: {
+            by: components["schemas"]["GroupBy"];
+            direction: components["schemas"]["CompareDirection"];
+            figure: components["schemas"]["CompareFigure"];
+            /** Groups */
+            groups: components["schemas"]["GroupOut"][];
+            /** Higher Is Better */
+            higher_is_better: boolean;
+            /**
+             * Note
+             * @description how results were kept apart
+             */
+            note: string;
+            /**
+             * Truncated
+             * @description only the newest rows were grouped (a filter narrows it)
+             */
+            truncated: boolean;
+            /** Unit */
+            unit: string;
         };
         /**
          * Health
@@ -2717,6 +3667,16 @@ export interface components {
             wsize?: number | null;
         };
         /**
+         * NamedRef
+         * @description A plan or target a schedule uses.
+         */
+        NamedRef: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string | null;
+        };
+        /**
          * NoticeOut
          * @description How a paste was read where that differs from its literal text (a rejoined line, a variable).
          */
@@ -2904,6 +3864,46 @@ export interface components {
             version: number;
         };
         /**
+         * PolicyIn
+         * @description A team's detection policy; percent and zscore need a threshold, e_divisive takes none.
+         */
+        PolicyIn: {
+            method: components["schemas"]["DetectionMethod"];
+            /**
+             * Min Points After
+             * @default 3
+             */
+            min_points_after?: number;
+            /** Threshold */
+            threshold?: number | null;
+        };
+        /**
+         * PolicyOut
+         * @description How the team finds changes in its history.
+         */
+        PolicyOut: {
+            /**
+             * Alpha
+             * @description significance level of E-divisive's permutation test
+             */
+            alpha: number;
+            method: components["schemas"]["DetectionMethod"];
+            /**
+             * Min Points After
+             * @description results at the new level before a change is reported
+             */
+            min_points_after: number;
+            /**
+             * Threshold
+             * @description percent (method percent) or robust z-score (zscore)
+             */
+            threshold: number | null;
+            /** Updated At */
+            updated_at: string | null;
+            /** Updated By */
+            updated_by: string | null;
+        };
+        /**
          * PresetFigure
          * @description A figure the publisher says one client host should see (a storage class's spec has its own).
          */
@@ -3072,13 +4072,26 @@ export interface components {
         };
         /**
          * ResultList
-         * @description A page of the team's results, newest first.
+         * @description A page of the team's results, newest first by measured_at.
          */
         ResultList: {
             /** Items */
             items: components["schemas"]["ResultOut"][];
-            /** Total */
+            /**
+             * Next Cursor
+             * @description pass as `cursor` (with the same filters) for the next page; null on the last page
+             */
+            next_cursor: string | null;
+            /**
+             * Total
+             * @description how many results match the filters (all pages)
+             */
             total: number;
+            /**
+             * Total Is Estimate
+             * @description total is PostgreSQL's estimate: beyond 10,000 matches results are not counted one by one
+             */
+            total_is_estimate: boolean;
         };
         /**
          * ResultOut
@@ -3130,6 +4143,11 @@ export interface components {
             };
             /** Partial */
             partial: boolean;
+            /**
+             * Repetition
+             * @default 0
+             */
+            repetition?: number;
             /** Run Id */
             run_id: number | null;
             /**
@@ -3251,6 +4269,11 @@ export interface components {
             plan_id?: number | null;
             /** Preset Id */
             preset_id?: string | null;
+            /**
+             * Repetitions
+             * @default 1
+             */
+            repetitions?: number;
             /** Shared Files */
             shared_files?: boolean | null;
             /** Target Id */
@@ -3330,6 +4353,13 @@ export interface components {
             plan_name: string | null;
             /** Plan Version */
             plan_version?: number | null;
+            /**
+             * Repetitions
+             * @default 1
+             */
+            repetitions?: number;
+            /** Result Ids */
+            result_ids?: number[];
             /** Results */
             results: components["schemas"]["ResultOut"][];
             /**
@@ -3435,6 +4465,210 @@ export interface components {
             note?: string | null;
         };
         /**
+         * SavedViewIn
+         * @description A comparison or grouped view to keep under a name for the team.
+         */
+        SavedViewIn: {
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "compare" | "groups";
+            /** Name */
+            name: string;
+            /**
+             * Query
+             * @description compare: ids (comma-separated), baseline; groups: by, figure, direction and filters
+             */
+            query: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * SavedViewList
+         * @description The team's saved views, newest first.
+         */
+        SavedViewList: {
+            /** Items */
+            items: components["schemas"]["SavedViewOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * SavedViewOut
+         * @description A saved view and the path in the web UI that opens it.
+         */
+        SavedViewOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string | null;
+            /** Id */
+            id: number;
+            /** Kind */
+            kind: string;
+            /** Name */
+            name: string;
+            /**
+             * Path
+             * @description the web UI path (permalink) of the view
+             */
+            path: string;
+            /** Query */
+            query: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * ScheduleCreate
+         * @description Run a saved plan on a target at every slot of a cron expression, read in a timezone.
+         */
+        ScheduleCreate: {
+            /**
+             * Cron
+             * @description 5 fields: minute hour day-of-month month day-of-week
+             * @example 0 2 * * *
+             */
+            cron: string;
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled?: boolean;
+            /** Host Ids */
+            host_ids?: number[];
+            /** Label */
+            label?: string | null;
+            /**
+             * Name
+             * @example nightly NAS check
+             */
+            name: string;
+            /** Plan Id */
+            plan_id: number;
+            /**
+             * Repetitions
+             * @default 1
+             */
+            repetitions?: number;
+            /** Target Id */
+            target_id: number;
+            /**
+             * Timezone
+             * @description IANA timezone the cron expression is read in (DST handled as cron does)
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+        };
+        /**
+         * ScheduleList
+         * @description The team's schedules.
+         */
+        ScheduleList: {
+            /** Items */
+            items: components["schemas"]["ScheduleOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * ScheduleOut
+         * @description A schedule with its next slots and its latest firing.
+         */
+        ScheduleOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string | null;
+            /** Cron */
+            cron: string;
+            /** Enabled */
+            enabled: boolean;
+            /** Host Ids */
+            host_ids: number[];
+            /** Id */
+            id: number;
+            /** Label */
+            label: string | null;
+            last_firing: components["schemas"]["FiringOut"] | null;
+            /** Missed Total */
+            missed_total: number;
+            /** Name */
+            name: string;
+            /** Next Fire At */
+            next_fire_at: string | null;
+            /** Next Fire Times */
+            next_fire_times: string[];
+            plan: components["schemas"]["NamedRef"];
+            /** Repetitions */
+            repetitions: number;
+            target: components["schemas"]["NamedRef"];
+            /** Timezone */
+            timezone: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * ScheduleUpdate
+         * @description Change a schedule; fields left out stay as they are.
+         */
+        ScheduleUpdate: {
+            /** Cron */
+            cron?: string | null;
+            /** Enabled */
+            enabled?: boolean | null;
+            /** Host Ids */
+            host_ids?: number[] | null;
+            /** Label */
+            label?: string | null;
+            /** Name */
+            name?: string | null;
+            /** Plan Id */
+            plan_id?: number | null;
+            /** Repetitions */
+            repetitions?: number | null;
+            /** Target Id */
+            target_id?: number | null;
+            /** Timezone */
+            timezone?: string | null;
+        };
+        /**
+         * SeriesList
+         * @description The series of a target, by job name and direction.
+         */
+        SeriesList: {
+            /** Items */
+            items: components["schemas"]["SeriesOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * SeriesOut
+         * @description One job and direction measured on a target: a series whose figures can be charted.
+         */
+        SeriesOut: {
+            /** Direction */
+            direction: string;
+            /** Job */
+            job: string;
+            /**
+             * Last Measured At
+             * Format: date-time
+             */
+            last_measured_at: string;
+            /** Results */
+            results: number;
+        };
+        /**
          * SessionOut
          * @description The signed-in user, with the CSRF token to echo in X-CSRF-Token on changes.
          */
@@ -3449,11 +4683,107 @@ export interface components {
             team: components["schemas"]["TeamRef"];
         };
         /**
+         * SessionStatusOut
+         * @description Whether this browser is signed in, and if so its session (a page load asks this first).
+         */
+        SessionStatusOut: {
+            /** @description the session, when signed_in */
+            session: components["schemas"]["SessionOut"] | null;
+            /** Signed In */
+            signed_in: boolean;
+        };
+        /**
          * Severity
          * @description How much a finding puts the figure in doubt.
          * @enum {string}
          */
         Severity: "critical" | "warning" | "info";
+        /**
+         * ShapeOut
+         * @description The job shape a group holds (the option grouped by is left out).
+         */
+        ShapeOut: {
+            /** Bs */
+            bs?: string | null;
+            /** Iodepth */
+            iodepth?: string | null;
+            /** Numjobs */
+            numjobs?: string | null;
+            /** Rw */
+            rw?: string | null;
+        };
+        /**
+         * SideOut
+         * @description One column of a comparison: the repetitions of one job, measured one way, in one series.
+         */
+        SideOut: {
+            /** Fingerprint */
+            fingerprint: string | null;
+            /** Host Name */
+            host_name: string;
+            /** Index */
+            index: number;
+            /** Is Baseline */
+            is_baseline: boolean;
+            /** Job Name */
+            job_name: string;
+            /**
+             * Measured From
+             * Format: date-time
+             */
+            measured_from: string;
+            /**
+             * Measured To
+             * Format: date-time
+             */
+            measured_to: string;
+            /**
+             * N
+             * @description repetitions: results on this side
+             */
+            n: number;
+            /**
+             * Reference
+             * @description index of the side its deltas and verdicts are against
+             */
+            reference: number;
+            /** Result Ids */
+            result_ids: number[];
+            /** Run Ids */
+            run_ids: number[];
+            /**
+             * Series
+             * @description the run's label, the run, or an import's label
+             */
+            series: string;
+            /** Storage Class */
+            storage_class: string | null;
+            /** Target Id */
+            target_id: number | null;
+            /**
+             * Title
+             * @description how the side is named in tables (series, job and host)
+             */
+            title: string;
+        };
+        /**
+         * SignificanceTest
+         * @description The test that decided.
+         * @enum {string}
+         */
+        SignificanceTest: "welch_t" | "mann_whitney_u" | "no_variation";
+        /**
+         * SlotPreview
+         * @description The next slots of a cron expression in a timezone (to check one before saving it).
+         */
+        SlotPreview: {
+            /** Cron */
+            cron: string;
+            /** Next Fire Times */
+            next_fire_times: string[];
+            /** Timezone */
+            timezone: string;
+        };
         /**
          * SpecCheck
          * @description One direction's measured figure against the spec line for its kind of test.
@@ -3503,6 +4833,36 @@ export interface components {
              * @description price per GiB-month
              */
             price_per_gib_month?: number | null;
+        };
+        /**
+         * SpecLine
+         * @description What the target's storage class promises for this figure, in the figure's own unit.
+         */
+        SpecLine: {
+            /** Formula */
+            formula: string;
+            /**
+             * Low
+             * @description the lower end of a published range, same unit
+             */
+            low: number | null;
+            /**
+             * Published
+             * @description the figure as published, e.g. '20,000 IOPS'
+             */
+            published: string;
+            /** Spec Version */
+            spec_version: number;
+            /** Storage Class */
+            storage_class: string;
+            /** Storage Class Id */
+            storage_class_id: number;
+            /**
+             * Value
+             * @description the promised figure in the trend's unit (IOPS, bytes/s or ns)
+             */
+            value: number;
+            workload: components["schemas"]["Workload"];
         };
         /**
          * SpecOut
@@ -3853,11 +5213,221 @@ export interface components {
             token_type?: string;
         };
         /**
+         * TrendDirection
+         * @description fio's I/O directions.
+         * @enum {string}
+         */
+        TrendDirection: "read" | "write" | "trim";
+        /**
+         * TrendFigure
+         * @description A figure of one direction of a result (the columns of result_directions).
+         * @enum {string}
+         */
+        TrendFigure: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns";
+        /**
+         * TrendOut
+         * @description A figure over time for a target and job, oldest first, with the spec line and changes.
+         */
+        TrendOut: {
+            /**
+             * Change Points
+             * @description changes found within the points shown
+             */
+            change_points: components["schemas"]["ChangePointOut"][];
+            direction: components["schemas"]["TrendDirection"];
+            /** Fingerprint */
+            fingerprint: string | null;
+            /** Job */
+            job: string;
+            /** Limit */
+            limit: number;
+            metric: components["schemas"]["TrendFigure"];
+            /** Points */
+            points: components["schemas"]["TrendPoint"][];
+            /** @description the target's storage class promise, if it has a class */
+            spec: components["schemas"]["SpecLine"] | null;
+            /** Target Id */
+            target_id: number;
+            /**
+             * Truncated
+             * @description true when older points were left out (only the newest `limit`)
+             */
+            truncated: boolean;
+            /**
+             * Unit
+             * @description IOPS, bytes/s or ns
+             */
+            unit: string;
+        };
+        /**
+         * TrendPoint
+         * @description One result's figure in a series.
+         */
+        TrendPoint: {
+            /** Fingerprint */
+            fingerprint: string | null;
+            /** Host Name */
+            host_name: string;
+            /**
+             * Measured At
+             * Format: date-time
+             */
+            measured_at: string;
+            /** Repetition */
+            repetition: number;
+            /** Result Id */
+            result_id: number;
+            /** Run Id */
+            run_id: number | null;
+            /** Value */
+            value: number;
+        };
+        /**
          * Verdict
          * @description How a measured figure stands against the spec.
          * @enum {string}
          */
         Verdict: "meets" | "below" | "above";
+        /**
+         * VerdictKind
+         * @description What the test concluded.
+         * @enum {string}
+         */
+        VerdictKind: "changed" | "within_noise" | "single_sample";
+        /**
+         * VerdictOut
+         * @description Whether a side differs from its reference beyond noise, and by how much.
+         */
+        VerdictOut: {
+            /** Ci High */
+            ci_high: number | null;
+            /**
+             * Ci Low
+             * @description bootstrap 95 % interval of the ratio, low end
+             */
+            ci_low: number | null;
+            kind: components["schemas"]["VerdictKind"];
+            /** N */
+            n: number;
+            /** N Reference */
+            n_reference: number;
+            /** P Value */
+            p_value: number | null;
+            /**
+             * Ratio
+             * @description median of this side / median of its reference
+             */
+            ratio: number | null;
+            /** @description the test that decided (null with too few repetitions) */
+            test: components["schemas"]["SignificanceTest"] | null;
+            /**
+             * Text
+             * @description the verdict in words, naming the test, p and the effect size
+             */
+            text: string;
+        };
+        /**
+         * WebhookCreate
+         * @description A URL to notify of the chosen events (public addresses only).
+         */
+        WebhookCreate: {
+            /**
+             * Active
+             * @default true
+             */
+            active?: boolean;
+            /** Description */
+            description?: string | null;
+            /** Events */
+            events: ("change_point.regression" | "change_point.improvement" | "schedule.firing_failed")[];
+            /**
+             * Url
+             * @example https://hooks.example.com/storbench
+             */
+            url: string;
+        };
+        /**
+         * WebhookCreated
+         * @description A new webhook with its signing secret, shown only this once.
+         */
+        WebhookCreated: {
+            /** Active */
+            active: boolean;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string | null;
+            /** Events */
+            events: string[];
+            /** Id */
+            id: number;
+            latest_delivery?: components["schemas"]["DeliverySummary"] | null;
+            /** Secret */
+            secret: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Url */
+            url: string;
+        };
+        /**
+         * WebhookList
+         * @description The team's webhooks and the events one may subscribe to.
+         */
+        WebhookList: {
+            /** Events */
+            events: string[];
+            /** Items */
+            items: components["schemas"]["WebhookOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * WebhookOut
+         * @description A registered webhook; its secret is never shown again after creation.
+         */
+        WebhookOut: {
+            /** Active */
+            active: boolean;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string | null;
+            /** Events */
+            events: string[];
+            /** Id */
+            id: number;
+            latest_delivery?: components["schemas"]["DeliverySummary"] | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Url */
+            url: string;
+        };
+        /**
+         * WebhookUpdate
+         * @description Change a webhook; fields left out stay as they are.
+         */
+        WebhookUpdate: {
+            /** Active */
+            active?: boolean | null;
+            /** Description */
+            description?: string | null;
+            /** Events */
+            events?: ("change_point.regression" | "change_point.improvement" | "schedule.firing_failed")[] | null;
+            /** Url */
+            url?: string | null;
+        };
         /**
          * WorkerAssignment
          * @description The work a host must do for one run (GET /worker/assignments/{id}).
@@ -3879,6 +5449,11 @@ export interface components {
              * @default true
              */
             lays_out?: boolean;
+            /**
+             * Repetitions
+             * @default 1
+             */
+            repetitions?: number;
             /** Run Id */
             run_id: number;
             /** Scratch Name */
@@ -4167,6 +5742,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description The service was too busy to take the request in time: retry shortly */
             503: {
                 headers: {
@@ -4198,6 +5782,15 @@ export interface operations {
             };
             /** @description Not signed in, or the credential is wrong, expired or revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4303,6 +5896,53 @@ export interface operations {
             };
             /** @description Not signed in, or the credential is wrong, expired or revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    session_status_api_v1_auth_status_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionStatusOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4468,6 +6108,566 @@ export interface operations {
             };
         };
     };
+    compare_api_v1_compare_get: {
+        parameters: {
+            query: {
+                /** @description result ids separated by commas (at most 200), e.g. 12,15,19 */
+                ids: string;
+                baseline?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: ids must be result ids of your team separated by commas (at most 200; another team's or an unknown id is a 404 naming it); baseline must be one of them */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    export_comparison_api_v1_compare_export_get: {
+        parameters: {
+            query: {
+                /** @description result ids separated by commas (at most 200), e.g. 12,15,19 */
+                ids: string;
+                baseline?: number | null;
+                format?: components["schemas"]["ExportFormat"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                    "text/csv": string;
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: ids must be result ids of your team separated by commas (at most 200; another team's or an unknown id is a 404 naming it); baseline must be one of them */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    groups_api_v1_compare_groups_get: {
+        parameters: {
+            query: {
+                /** @description what to group by */
+                by: components["schemas"]["GroupBy"];
+                /** @description the figure (CPU figures ignore direction) */
+                figure?: components["schemas"]["CompareFigure"];
+                /** @description read, write or trim */
+                direction?: components["schemas"]["CompareDirection"];
+                /** @description only these results (ids separated by commas, at most 200) */
+                ids?: string | null;
+                target_id?: number | null;
+                storage_class?: string | null;
+                imported?: boolean | null;
+                job_name?: string | null;
+                label?: string | null;
+                host_name?: string | null;
+                run_id?: number | null;
+                measured_after?: string | null;
+                measured_before?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupsOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: with ids, at least one of them must have the figure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    export_groups_api_v1_compare_groups_export_get: {
+        parameters: {
+            query: {
+                /** @description what to group by */
+                by: components["schemas"]["GroupBy"];
+                /** @description the figure (CPU figures ignore direction) */
+                figure?: components["schemas"]["CompareFigure"];
+                /** @description read, write or trim */
+                direction?: components["schemas"]["CompareDirection"];
+                format?: components["schemas"]["ExportFormat"];
+                /** @description only these results (ids separated by commas, at most 200) */
+                ids?: string | null;
+                target_id?: number | null;
+                storage_class?: string | null;
+                imported?: boolean | null;
+                job_name?: string | null;
+                label?: string | null;
+                host_name?: string | null;
+                run_id?: number | null;
+                measured_after?: string | null;
+                measured_before?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                    "text/csv": string;
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: with ids, at least one of them must have the figure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    compare_previous_api_v1_compare_previous_get: {
+        parameters: {
+            query: {
+                run_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the run must have results */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_views_api_v1_compare_views_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    create_view_api_v1_compare_views_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: a compare view's ids must be your team's results and its baseline one of them; a groups view's by, figure and direction must be ones GET /compare/groups takes */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_view_api_v1_compare_views__view_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                view_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    delete_view_api_v1_compare_views__view_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                view_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_tokens_api_v1_enrollment_tokens_get: {
         parameters: {
             query?: never;
@@ -4497,6 +6697,15 @@ export interface operations {
             };
             /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4814,6 +7023,312 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    check_api_v1_history_check_get: {
+        parameters: {
+            query: {
+                plan_id: number;
+                target_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_policy_api_v1_history_policy_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    put_policy_api_v1_history_policy_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_series_api_v1_history_series_get: {
+        parameters: {
+            query: {
+                target_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_trend_api_v1_history_trend_get: {
+        parameters: {
+            query: {
+                target_id: number;
+                job: string;
+                metric?: components["schemas"]["TrendFigure"];
+                direction?: components["schemas"]["TrendDirection"];
+                fingerprint?: string | null;
+                /** @description newest points to return */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrendOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description The service was too busy to take the request in time: retry shortly */
             503: {
                 headers: {
@@ -4975,6 +7490,15 @@ export interface operations {
             };
             /** @description Not signed in, or the credential is wrong, expired or revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6007,6 +8531,159 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_regressions_api_v1_regressions_get: {
+        parameters: {
+            query?: {
+                acknowledged?: boolean | null;
+                kind?: components["schemas"]["ChangeKind"] | null;
+                target_id?: number | null;
+                /** @description rows per page (at most 500) */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePointList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    acknowledge_api_v1_regressions__change_point_id__acknowledge_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                change_point_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcknowledgeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePointOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description The service was too busy to take the request in time: retry shortly */
             503: {
                 headers: {
@@ -6021,14 +8698,21 @@ export interface operations {
     list_results_api_v1_results_get: {
         parameters: {
             query?: {
+                /** @description rows per page (at most 1000) */
+                limit?: number;
+                /** @description next_cursor of the previous page (same filters) */
+                cursor?: string | null;
                 target_id?: number | null;
                 storage_class?: string | null;
                 imported?: boolean | null;
                 job_name?: string | null;
-                /** @description rows per page (at most 1000) */
-                limit?: number;
-                /** @description rows to skip */
-                offset?: number;
+                label?: string | null;
+                host_name?: string | null;
+                run_id?: number | null;
+                /** @description measured at or after this time (ISO 8601; UTC when no zone) */
+                measured_after?: string | null;
+                /** @description measured before this time */
+                measured_before?: string | null;
             };
             header?: never;
             path?: never;
@@ -7124,6 +9808,440 @@ export interface operations {
             };
         };
     };
+    list_schedules_api_v1_schedules_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    create_schedule_api_v1_schedules_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: cron must be 5 valid fields (minute hour day-of-month month day-of-week) and timezone an IANA name; the plan and target must be your team's */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    next_slots_api_v1_schedules_next_slots_get: {
+        parameters: {
+            query: {
+                /** @description 5-field cron expression */
+                cron: string;
+                /** @description IANA timezone */
+                timezone?: string;
+                /** @description how many slots */
+                count?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotPreview"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: cron must be 5 valid fields (minute hour day-of-month month day-of-week) and timezone an IANA name; the plan and target must be your team's */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_schedule_api_v1_schedules__schedule_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    delete_schedule_api_v1_schedules__schedule_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    update_schedule_api_v1_schedules__schedule_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: cron must be 5 valid fields (minute hour day-of-month month day-of-week) and timezone an IANA name; the plan and target must be your team's */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_firings_api_v1_schedules__schedule_id__firings_get: {
+        parameters: {
+            query?: {
+                /** @description firings to return, latest slot first */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                schedule_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiringList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_classes_api_v1_storage_classes_get: {
         parameters: {
             query?: never;
@@ -7144,6 +10262,15 @@ export interface operations {
             };
             /** @description Not signed in, or the credential is wrong, expired or revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7804,6 +10931,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description The service was too busy to take the request in time: retry shortly */
             503: {
                 headers: {
@@ -7922,6 +11058,15 @@ export interface operations {
             };
             /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8094,6 +11239,15 @@ export interface operations {
             };
             /** @description Not signed in, or the credential is wrong, expired or revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8311,6 +11465,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description The service was too busy to take the request in time: retry shortly */
             503: {
                 headers: {
@@ -8408,6 +11571,557 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_webhooks_api_v1_webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    create_webhook_api_v1_webhooks_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_webhook_api_v1_webhooks__webhook_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    delete_webhook_api_v1_webhooks__webhook_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    update_webhook_api_v1_webhooks__webhook_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_deliveries_api_v1_webhooks__webhook_id__deliveries_get: {
+        parameters: {
+            query?: {
+                /** @description deliveries to return, newest first */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    retry_delivery_api_v1_webhooks__webhook_id__deliveries__delivery_id__retry_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    send_test_api_v1_webhooks__webhook_id__test_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryOut"];
+                };
             };
             /** @description Not signed in, or the credential is wrong, expired or revoked */
             401: {
@@ -9146,6 +12860,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description The service was too busy to take the request in time: retry shortly */
             503: {
                 headers: {
@@ -9177,6 +12900,15 @@ export interface operations {
             };
             /** @description The resource does not exist in the caller's team */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
