@@ -4,11 +4,13 @@ import { RequireAuth } from "./require-auth";
 import { AccountRoute } from "./routes/account";
 import { AuditRoute } from "./routes/audit";
 import { DashboardRoute } from "./routes/dashboard";
+import { HistoryRoute } from "./routes/history";
 import { HostsRoute } from "./routes/hosts";
 import { InviteRoute } from "./routes/invite";
 import { LoginRoute } from "./routes/login";
 import { NotFoundRoute } from "./routes/not-found";
 import { PlansRoute } from "./routes/plans";
+import { RegressionsRoute } from "./routes/regressions";
 import { ResultsRoute } from "./routes/results";
 import { RunDetailRoute } from "./routes/run-detail";
 import { RunsRoute } from "./routes/runs";
@@ -35,6 +37,8 @@ export function AppRoutes() {
         <Route path="runs" element={<RunsRoute />} />
         <Route path="runs/:id" element={<RunDetailRoute />} />
         <Route path="results" element={<ResultsRoute />} />
+        <Route path="history" element={<HistoryRoute />} />
+        <Route path="regressions" element={<RegressionsRoute />} />
         <Route path="team" element={<TeamRoute />} />
         <Route path="audit" element={<AuditRoute />} />
         <Route path="settings/tokens" element={<TokensRoute />} />

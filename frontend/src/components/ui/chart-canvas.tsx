@@ -5,6 +5,7 @@ import {
   Legend,
   Line,
   LineChart,
+  ReferenceLine,
   ResponsiveContainer,
   Tooltip,
   XAxis,
@@ -37,7 +38,18 @@ function positiveOnly(data: ChartRow[], keys: string[]): ChartRow[] {
 }
 
 /** Recharts rendering of a ChartSpec; only ChartContainer uses it. */
-export default function ChartCanvas({ kind, data, xKey, xType = "category", series, unit, logScale, dots = true, height }: ChartSpec) {
+export default function ChartCanvas({
+  kind,
+  data,
+  xKey,
+  xType = "category",
+  series,
+  unit,
+  logScale,
+  dots = true,
+  references = [],
+  height,
+}: ChartSpec) {
   const keys = Object.keys(series);
   const plotted = logScale ? positiveOnly(data, keys) : data;
   const values = numericValues(plotted, keys).filter((value) => !logScale || value > 0);
@@ -108,6 +120,21 @@ export default function ChartCanvas({ kind, data, xKey, xType = "category", seri
           </ul>
         )}
       />
+      {references.map((reference) => (
+        <ReferenceLine
+          key={`${reference.axis}-${reference.value}-${reference.label}`}
+          {...(reference.axis === "x" ? { x: reference.value } : { y: reference.value })}
+          stroke={reference.color}
+          strokeDasharray={reference.dashed ? "6 4" : undefined}
+          ifOverflow="extendDomain"
+          label={{
+            value: reference.label,
+            position: reference.axis === "x" ? "insideTopLeft" : "insideBottomRight",
+            fontSize: 11,
+            fill: reference.color,
+          }}
+        />
+      ))}
     </>
   );
   return (

@@ -8,6 +8,15 @@ export interface SeriesConfig {
 
 export type ChartRow = Record<string, string | number | null | undefined>;
 
+/** A line across the chart: a promised figure (axis "y") or a moment on the x axis (axis "x"). */
+export interface ChartReference {
+  axis: "x" | "y";
+  value: string | number;
+  label: string;
+  color: string;
+  dashed?: boolean;
+}
+
 export interface ChartSpec {
   kind: "line" | "bar";
   data: ChartRow[];
@@ -20,6 +29,8 @@ export interface ChartSpec {
   logScale?: boolean;
   /** Line charts: a dot per point (off for dense time series). */
   dots?: boolean;
+  /** Reference lines drawn over the series (spec lines, change points). */
+  references?: ChartReference[];
   height: number;
 }
 
