@@ -3,6 +3,7 @@ import { AppShell } from "./app-shell";
 import { RequireAuth } from "./require-auth";
 import { AccountRoute } from "./routes/account";
 import { AuditRoute } from "./routes/audit";
+import { CompareRoute } from "./routes/compare";
 import { DashboardRoute } from "./routes/dashboard";
 import { HistoryRoute } from "./routes/history";
 import { HostsRoute } from "./routes/hosts";
@@ -37,6 +38,7 @@ export function AppRoutes() {
         <Route path="runs" element={<RunsRoute />} />
         <Route path="runs/:id" element={<RunDetailRoute />} />
         <Route path="results" element={<ResultsRoute />} />
+        <Route path="compare" element={<CompareRoute />} />
         <Route path="history" element={<HistoryRoute />} />
         <Route path="regressions" element={<RegressionsRoute />} />
         <Route path="team" element={<TeamRoute />} />

@@ -4,8 +4,8 @@ import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
 import { ViewerNote } from "../../components/ui/viewer-note";
 import { useRole } from "../../features/auth/api/get-session";
+import { GroupView } from "../../features/compare/components/group-view";
 import { useResults } from "../../features/results/api/list-results";
-import { ComparisonChart } from "../../features/results/components/comparison-chart";
 import { ImportResultsForm } from "../../features/results/components/import-results-form";
 import { ResultsFilters, type ResultFilterValues } from "../../features/results/components/results-filters";
 import { ResultsTable } from "../../features/results/components/results-table";
@@ -111,9 +111,7 @@ export function ResultsRoute() {
           </section>
           <section aria-labelledby="compare-heading">
             <h2 id="compare-heading">Compare</h2>
-            <QueryState isPending={chartResults.isPending} error={chartResults.error} label="the comparison">
-              <ComparisonChart results={chartResults.data?.items ?? []} total={chartResults.data?.total ?? 0} />
-            </QueryState>
+            <GroupView filters={query} defaultBy="label" title="Comparison" />
           </section>
         </div>
         {canWrite(role) ? <ImportResultsForm targets={targetItems} /> : <ViewerNote action="import results" />}

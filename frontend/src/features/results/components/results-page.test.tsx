@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { installFakeApi } from "../../../test/fake-api";
+import type { Schema } from "../../../lib/api/types";
+import { installFakeApi, type FakeRequest } from "../../../test/fake-api";
 import { makeDirection, makeResult, makeTarget, page, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
@@ -25,10 +26,44 @@ const imported = makeResult({
   },
 });
 
+/** What GET /compare/groups answers: one label's 4 KiB random reads, for the figure and grouping asked. */
+function groupsOf(request: FakeRequest): Schema<"GroupsOut"> {
+  const by = (request.query.get("by") ?? "label") as Schema<"GroupBy">;
+  const figure = (request.query.get("figure") ?? "iops") as Schema<"CompareFigure">;
+  return {
+    by,
+    figure,
+    direction: "read",
+    unit: figure === "iops" ? "IOPS" : "ns",
+    higher_is_better: figure === "iops",
+    note: "results are kept apart by job shape (rw, bs, iodepth, numjobs)",
+    truncated: false,
+    groups: [
+      {
+        key: "netapp-vol1",
+        shape: { rw: "randread", bs: "4096", iodepth: "32", numjobs: "1" },
+        n: 1,
+        median: 15_300,
+        p25: 15_300,
+        p75: 15_300,
+        min: 15_300,
+        max: 15_300,
+        result_ids: [21],
+        capacity_gib: null,
+        per_gib: null,
+        price_per_gib_month: null,
+        dollars_per_1000_iops: null,
+        dollars_per_mbps: null,
+      },
+    ],
+  };
+}
+
 function routes() {
   return {
     ...shellRoutes(),
     "GET /api/v1/targets": { body: page([makeTarget({ id: 3, name: "netapp-vol1" }), makeTarget({ id: 4, name: "efs-general", storage_class: "efs" })]) },
+    "GET /api/v1/compare/groups": (request: FakeRequest) => ({ body: groupsOf(request) }),
     "GET /api/v1/results": { body: page([measured, imported], 2) },
   };
 }
@@ -68,18 +103,17 @@ describe("results page", () => {
     expect(screen.getByRole("link", { name: "Results" })).toHaveClass("active");
   });
 
-  it("compares the filtered results by IOPS, bandwidth or p99 latency", async () => {
-    installFakeApi(routes());
-    const { user } = renderApp("/results");
+  it("compares the filtered results grouped by label, never averaging different jobs", async () => {
+    const api = installFakeApi(routes());
+    const { user } = renderApp("/results?storage_class=efs");
 
     const chart = await screen.findByRole("figure", { name: "Comparison" });
-    expect(chart).toHaveTextContent("IOPS per workload (job and direction), one bar per label");
-    // jsdom has no layout, so Recharts draws nothing here: the bars' data is tested in comparison-data.test.ts.
-    await user.click(screen.getByRole("radio", { name: "p99 latency" }));
-    expect(chart).toHaveTextContent("p99 latency per workload");
-    await user.click(screen.getByRole("radio", { name: "Storage class" }));
-    await user.click(screen.getByRole("radio", { name: "Bandwidth" }));
-    expect(chart).toHaveTextContent("Bandwidth per workload (job and direction), one bar per storage class");
+    expect(chart).toHaveTextContent("Median IOPS (read) per label, one category per job shape");
+    // jsdom has no layout, so Recharts draws nothing here: the bars' data is tested with the compare feature.
+    expect(api.callsTo("GET /api/v1/compare/groups")[0]?.query.get("storage_class")).toBe("efs");
+    await user.selectOptions(screen.getByLabelText("Group by"), "storage_class");
+    await user.selectOptions(screen.getByLabelText("Figure"), "clat_p99_ns");
+    expect(await screen.findByRole("figure", { name: "Comparison" })).toHaveTextContent("Median p99 latency (read) per storage class");
   });
 
   it("reads its filters from the URL and sends them to the server", async () => {

@@ -1,0 +1,134 @@
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { useSearchParams } from "react-router";
+import { PageHeader } from "../../components/ui/page-header";
+import { QueryState } from "../../components/ui/query-state";
+import { useRole } from "../../features/auth/api/get-session";
+import { useComparison } from "../../features/compare/api/get-comparison";
+import { useSavedView } from "../../features/compare/api/get-saved-view";
+import { BaselineSelect, CompareActions } from "../../features/compare/components/compare-actions";
+import { ComparisonTable } from "../../features/compare/components/comparison-table";
+import { FingerprintDifferences } from "../../features/compare/components/fingerprint-differences";
+import { GroupView } from "../../features/compare/components/group-view";
+import { VerdictList } from "../../features/compare/components/verdict-list";
+import { canWrite } from "../../lib/roles";
+import { usePageTitle } from "../../lib/use-page-title";
+
+/** "3,1,2" → [3, 1, 2]; anything not an id is left out. */
+export function readIds(text: string | null): number[] {
+  const ids = (text ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => /^\d+$/.test(part))
+    .map(Number)
+    .filter((id) => id > 0);
+  return [...new Set(ids)];
+}
+
+function ChooseResults({ onChoose }: { onChoose: (ids: number[]) => void }) {
+  const [text, setText] = useState("");
+  const id = useId();
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const ids = readIds(text);
+    if (ids.length) onChoose(ids);
+  }
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Choose results</h2>
+      <p>Select rows on the Results page and choose Compare, or give result ids here.</p>
+      <form className="field-inline" onSubmit={submit}>
+        <label htmlFor={id}>Result ids</label>
+        <input id={id} value={text} placeholder="12, 15, 19" onChange={(event) => setText(event.target.value)} />
+        <button type="submit" className="button">
+          Compare
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** Results side by side (/compare?ids=…&baseline=…, or a saved view /compare?view=…). */
+export function CompareRoute() {
+  usePageTitle("Compare");
+  const role = useRole();
+  const [params, setParams] = useSearchParams();
+  const viewParam = params.get("view");
+  const viewId = viewParam && /^\d+$/.test(viewParam) ? Number(viewParam) : null;
+  const view = useSavedView(viewId);
+  const ids = readIds(params.get("ids"));
+  const baselineParam = Number(params.get("baseline"));
+  const baseline = ids.includes(baselineParam) ? baselineParam : undefined;
+  const comparison = useComparison({ ids, baseline });
+
+  // A saved comparison opens as its ids and baseline (the view id stays in the address).
+  const saved = view.data;
+  useEffect(() => {
+    if (saved?.kind === "compare" && !params.get("ids")) {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.set("ids", saved.query.ids ?? "");
+          if (saved.query.baseline) next.set("baseline", saved.query.baseline);
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  }, [saved, params, setParams]);
+
+  function show(nextIds: number[], nextBaseline?: number) {
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.set("ids", nextIds.join(","));
+      if (nextBaseline) next.set("baseline", String(nextBaseline));
+      else next.delete("baseline");
+      return next;
+    });
+  }
+
+  const savedGroups = saved?.kind === "groups" ? saved.query : null;
+  return (
+    <>
+      <PageHeader title={saved ? `Compare: ${saved.name}` : "Compare"} />
+      {viewId !== null ? <QueryState isPending={view.isPending} error={view.error} label="the saved view">{null}</QueryState> : null}
+      {savedGroups ? (
+        <section aria-labelledby="groups-heading">
+          <h2 id="groups-heading">Grouped</h2>
+          <GroupView
+            filters={Object.fromEntries(Object.entries(savedGroups).filter(([key]) => !["by", "figure", "direction"].includes(key)))}
+            defaultBy={(savedGroups.by as Parameters<typeof GroupView>[0]["defaultBy"]) ?? "storage_class"}
+          />
+        </section>
+      ) : ids.length === 0 ? (
+        viewId === null ? <ChooseResults onChoose={(chosen) => show(chosen)} /> : null
+      ) : (
+        <QueryState isPending={comparison.isPending} error={comparison.error} label="the comparison">
+          {comparison.data ? (
+            <>
+              <div className="compare-toolbar">
+                <BaselineSelect comparison={comparison.data} onChange={(id) => show(ids, id)} />
+                <CompareActions comparison={comparison.data} canSave={canWrite(role)} />
+              </div>
+              <section aria-labelledby="differences-heading">
+                <h2 id="differences-heading">What differs</h2>
+                <FingerprintDifferences differences={comparison.data.differences} sides={comparison.data.sides} />
+              </section>
+              <section aria-labelledby="figures-heading">
+                <h2 id="figures-heading">Side by side</h2>
+                <ComparisonTable comparison={comparison.data} />
+              </section>
+              <section aria-labelledby="verdicts-heading">
+                <h2 id="verdicts-heading">Is it real?</h2>
+                <VerdictList comparison={comparison.data} />
+              </section>
+              <section aria-labelledby="groups-heading">
+                <h2 id="groups-heading">Grouped</h2>
+                <GroupView filters={{ ids: ids.join(",") }} />
+              </section>
+            </>
+          ) : null}
+        </QueryState>
+      )}
+    </>
+  );
+}

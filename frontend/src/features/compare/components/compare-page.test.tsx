@@ -1,0 +1,236 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { Schema } from "../../../lib/api/types";
+import { fakeRoutes, installFakeApi } from "../../../test/fake-api";
+import { shellRoutes } from "../../../test/factories";
+import { renderApp } from "../../../test/render-app";
+import { groupChart, shapeLabel } from "./group-view";
+
+type Comparison = Schema<"ComparisonOut">;
+type Side = Schema<"SideOut">;
+type GroupsView = Schema<"GroupsOut">;
+
+function makeSide(overrides: Partial<Side> = {}): Side {
+  return {
+    index: 0,
+    title: "before · randread-4k",
+    series: "before",
+    job_name: "randread-4k",
+    host_name: "nfs-client-01",
+    fingerprint: "a".repeat(64),
+    result_ids: [1, 2, 3],
+    n: 3,
+    storage_class: "NAS performance",
+    target_id: 3,
+    run_ids: [7],
+    measured_from: "2026-11-01T10:00:00Z",
+    measured_to: "2026-11-01T10:05:00Z",
+    reference: 0,
+    is_baseline: true,
+    ...overrides,
+  };
+}
+
+const changed: Schema<"VerdictOut"> = {
+  kind: "changed",
+  test: "welch_t",
+  p_value: 0.0004,
+  ratio: 1.2,
+  ci_low: 1.15,
+  ci_high: 1.26,
+  n_reference: 3,
+  n: 3,
+  text: "changed: +20.0 % (median ratio 1.200, 95 % CI 1.150–1.260); Welch's t-test p < 0.001, n = 3 vs 3",
+};
+
+function makeComparison(overrides: Partial<Comparison> = {}): Comparison {
+  return {
+    baseline_result_id: 1,
+    result_ids: [1, 2, 3, 4, 5, 6],
+    identical: false,
+    differences: [{ component: "mount", key: "mount.nconnect", values: [1, 8] }],
+    sides: [
+      makeSide(),
+      makeSide({ index: 1, title: "after · randread-4k", series: "after", result_ids: [4, 5, 6], is_baseline: false, reference: 0 }),
+    ],
+    rows: [
+      {
+        direction: "read",
+        figure: "iops",
+        unit: "IOPS",
+        higher_is_better: true,
+        cells: [
+          { value: 10_000, samples: [9_900, 10_000, 10_100], delta: 0, delta_pct: 0, verdict: null },
+          { value: 12_000, samples: [11_900, 12_000, 12_100], delta: 2_000, delta_pct: 20, verdict: changed },
+        ],
+      },
+      {
+        direction: "read",
+        figure: "clat_p99_ns",
+        unit: "ns",
+        higher_is_better: false,
+        cells: [
+          { value: 2_000_000, samples: [2_000_000], delta: 0, delta_pct: 0, verdict: null },
+          { value: 1_500_000, samples: [1_500_000], delta: -500_000, delta_pct: -25, verdict: null },
+        ],
+      },
+    ],
+    permalink: "/compare?ids=1,2,3,4,5,6&baseline=1",
+    ...overrides,
+  };
+}
+
+const groups: GroupsView = {
+  by: "storage_class",
+  figure: "iops",
+  direction: "read",
+  unit: "IOPS",
+  higher_is_better: true,
+  note: "results are kept apart by job shape (rw, bs, iodepth, numjobs)",
+  truncated: false,
+  groups: [
+    {
+      key: "NAS performance",
+      shape: { rw: "randread", bs: "4096", iodepth: "32", numjobs: "1" },
+      n: 3,
+      median: 42_000,
+      p25: 41_000,
+      p75: 43_000,
+      min: 40_000,
+      max: 44_000,
+      result_ids: [1, 2, 3],
+      capacity_gib: 1000,
+      per_gib: 42,
+      price_per_gib_month: 0.3,
+      dollars_per_1000_iops: 7.142857,
+      dollars_per_mbps: null,
+    },
+    {
+      key: "NAS performance",
+      shape: { rw: "read", bs: "1048576", iodepth: "8", numjobs: "1" },
+      n: 1,
+      median: 900,
+      p25: 900,
+      p75: 900,
+      min: 900,
+      max: 900,
+      result_ids: [9],
+      capacity_gib: 1000,
+      per_gib: 0.9,
+      price_per_gib_month: 0.3,
+      dollars_per_1000_iops: 333.3,
+      dollars_per_mbps: null,
+    },
+  ],
+};
+
+function routes(comparison: Comparison = makeComparison()) {
+  return fakeRoutes({
+    ...shellRoutes(),
+    "GET /api/v1/compare": { body: comparison },
+    "GET /api/v1/compare/groups": { body: groups },
+    "GET /api/v1/compare/views/5": {
+      body: {
+        id: 5,
+        name: "nconnect 1 vs 8",
+        kind: "compare",
+        query: { ids: "1,2,3,4,5,6", baseline: "4" },
+        path: "/compare?view=5",
+        created_at: "2026-11-23T10:00:00Z",
+        created_by: "teammate@example.com",
+      },
+    },
+    "POST /api/v1/compare/views": {
+      status: 201,
+      body: {
+        id: 9,
+        name: "firmware",
+        kind: "compare",
+        query: { ids: "1,2,3,4,5,6", baseline: "1" },
+        path: "/compare?view=9",
+        created_at: "2026-11-23T10:00:00Z",
+        created_by: "me@example.com",
+      },
+    },
+  });
+}
+
+describe("compare page", () => {
+  it("shows what differs before the numbers, then figures, deltas and the verdict", async () => {
+    const api = installFakeApi(routes());
+    renderApp("/compare?ids=1,2,3,4,5,6&baseline=1");
+
+    const differences = await screen.findByRole("table", { name: "What differs between the sides" });
+    const figures = screen.getByRole("table", { name: "Figures side by side" });
+    // Differences come first in the page.
+    expect(differences.compareDocumentPosition(figures) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(differences).getByRole("row", { name: /Mount nconnect 1 8/ })).toBeInTheDocument();
+
+    const iops = within(figures).getByRole("row", { name: /IOPS/ });
+    expect(within(iops).getByText("10.0k")).toHaveClass("num");
+    expect(within(iops).getByText("12.0k")).toHaveClass("num");
+    expect(within(iops).getByText("+20.0 %")).toHaveClass("delta-better");
+    const p99 = within(figures).getByRole("row", { name: /p99 latency/ });
+    expect(within(p99).getByText("−25.0 %")).toHaveClass("delta-better");
+
+    const verdicts = screen.getByRole("list", { name: "Verdicts" });
+    expect(verdicts).toHaveTextContent("Welch's t-test p < 0.001");
+    expect(verdicts).toHaveTextContent("95 % CI 1.150–1.260");
+    expect(document.title).toBe("Compare · storbench");
+    expect(screen.getByRole("link", { name: "Export CSV" })).toHaveAttribute("href", "/api/v1/compare/export?ids=1%2C2%2C3%2C4%2C5%2C6&baseline=1&format=csv");
+    expect(api.callsTo("GET /api/v1/compare")[0]?.query.get("ids")).toBe("1,2,3,4,5,6");
+  });
+
+  it("changes the baseline from its control and keeps it in the address", async () => {
+    const api = installFakeApi(routes());
+    const { user } = renderApp("/compare?ids=1,2,3,4,5,6&baseline=1");
+    const control = await screen.findByLabelText("Baseline");
+    await user.selectOptions(control, "4");
+    await waitFor(() => expect(api.callsTo("GET /api/v1/compare").some((call) => call.query.get("baseline") === "4")).toBe(true));
+  });
+
+  it("opens a teammate's saved view as the same comparison", async () => {
+    const api = installFakeApi(routes());
+    renderApp("/compare?view=5");
+    expect(await screen.findByRole("heading", { name: "Compare: nconnect 1 vs 8" }, { timeout: 5000 })).toBeInTheDocument();
+    await screen.findByRole("table", { name: "Figures side by side" }, { timeout: 5000 });
+    const asked = api.callsTo("GET /api/v1/compare")[0]?.query;
+    expect(asked?.get("ids")).toBe("1,2,3,4,5,6");
+    expect(asked?.get("baseline")).toBe("4");
+  });
+
+  it("saves the comparison under a name for the team", async () => {
+    const api = installFakeApi(routes());
+    const { user } = renderApp("/compare?ids=1,2,3,4,5,6&baseline=1");
+    await user.type(await screen.findByLabelText("View name"), "firmware");
+    await user.click(screen.getByRole("button", { name: "Save view" }));
+    expect(await screen.findByRole("status", { name: "" })).toHaveTextContent("Saved as “firmware”");
+    expect(api.callsTo("POST /api/v1/compare/views")[0]?.body).toEqual({
+      name: "firmware",
+      kind: "compare",
+      query: { ids: "1,2,3,4,5,6", baseline: "1" },
+    });
+  });
+
+  it("groups with spread and price per group, one category per job shape", async () => {
+    installFakeApi(routes());
+    renderApp("/compare?ids=1,2,3,4,5,6&baseline=1");
+    const table = await screen.findByRole("table", { name: "Groups" });
+    const perf = within(table).getByRole("row", { name: /randread 4 KiB QD32/ });
+    expect(perf).toHaveTextContent("42.0k");
+    expect(perf).toHaveTextContent("41.0k – 43.0k");
+    expect(perf).toHaveTextContent("$7.14");
+  });
+});
+
+describe("group chart", () => {
+  it("never averages job shapes: one category per shape, one bar per group key", () => {
+    const { rows, series } = groupChart(groups);
+    expect(rows).toEqual([
+      { shape: "randread 4 KiB QD32 ×1", g0: 42_000 },
+      { shape: "read 1 MiB QD8 ×1", g0: 900 },
+    ]);
+    expect(series.g0?.label).toBe("NAS performance");
+    expect(shapeLabel({ rw: "randread" })).toBe("randread");
+  });
+});

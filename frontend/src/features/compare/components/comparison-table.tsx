@@ -1,0 +1,70 @@
+import { NumCell } from "../../../components/ui/num-cell";
+import type { Comparison, ComparisonCell, ComparisonRow } from "../api/get-comparison";
+import { figureLabel, formatDeltaPct, formatFigure, isBetter } from "./figure-format";
+
+const VERDICT_WORDS: Record<string, string> = {
+  changed: "changed",
+  within_noise: "within noise",
+  single_sample: "single sample",
+};
+
+function DeltaCell({ row, cell, isReference }: { row: ComparisonRow; cell: ComparisonCell; isReference: boolean }) {
+  if (isReference) return <NumCell>baseline</NumCell>;
+  const better = isBetter(cell.delta_pct, row.higher_is_better);
+  const verdict = cell.verdict;
+  return (
+    <NumCell title={verdict?.text}>
+      <span className={better === null ? undefined : better ? "delta-better" : "delta-worse"}>{formatDeltaPct(cell.delta_pct)}</span>
+      {verdict ? <span className={`verdict verdict-${verdict.kind}`}> {VERDICT_WORDS[verdict.kind] ?? verdict.kind}</span> : null}
+    </NumCell>
+  );
+}
+
+/** Every figure per direction side by side: the value (median of repetitions), and its change against the reference. */
+export function ComparisonTable({ comparison }: { comparison: Comparison }) {
+  const { sides, rows } = comparison;
+  return (
+    <div className="table-frame">
+      <table aria-label="Figures side by side" className="compare-table">
+        <thead>
+          <tr>
+            <th scope="col">Figure</th>
+            {sides.map((side) => (
+              <th scope="colgroup" colSpan={2} key={side.index} className="num">
+                {side.title}
+                <span className="small muted">
+                  {" "}
+                  n={side.n}
+                  {side.is_baseline ? " · baseline" : ` · vs ${sides[side.reference]?.title ?? "baseline"}`}
+                </span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={`${row.direction}-${row.figure}`}>
+              <th scope="row">
+                {figureLabel(row.figure)} <span className="muted small">{row.direction === "job" ? "" : row.direction}</span>
+              </th>
+              {row.cells.map((cell, index) => (
+                <FigureCells key={index} row={row} cell={cell} isReference={sides[index]?.is_baseline ?? false} />
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function FigureCells({ row, cell, isReference }: { row: ComparisonRow; cell: ComparisonCell; isReference: boolean }) {
+  return (
+    <>
+      <NumCell title={cell.samples.length > 1 ? `median of ${cell.samples.length} repetitions` : undefined}>
+        {formatFigure(row.unit, cell.value)}
+      </NumCell>
+      <DeltaCell row={row} cell={cell} isReference={isReference} />
+    </>
+  );
+}

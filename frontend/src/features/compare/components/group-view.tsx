@@ -1,0 +1,192 @@
+import { useId, useState } from "react";
+import { ChartContainer } from "../../../components/ui/chart-container";
+import { paletteColor, type ChartRow, type SeriesConfig } from "../../../components/ui/chart-config";
+import { NumCell, NumHeader } from "../../../components/ui/num-cell";
+import { QueryState } from "../../../components/ui/query-state";
+import { formatBytes, formatCount, trimZeros, type ValueUnit } from "../../../lib/format";
+import { groupsExportUrl, useGroups, type Group, type GroupBy, type GroupDirection, type GroupFigure, type GroupsParams, type GroupsView } from "../api/get-groups";
+import { figureLabel, formatFigure } from "./figure-format";
+
+export const GROUP_BY_LABELS: Record<GroupBy, string> = {
+  storage_class: "Storage class",
+  vendor: "Vendor",
+  tier: "Tier",
+  protocol: "Protocol",
+  medium: "Medium",
+  host: "Host",
+  label: "Label",
+  bs: "Block size",
+  iodepth: "I/O depth",
+  numjobs: "Jobs",
+  rw: "Pattern (rw)",
+};
+const FIGURES: GroupFigure[] = ["iops", "bw_bytes", "lat_mean_ns", "clat_p50_ns", "clat_p99_ns", "clat_p99_9_ns", "cpu_usr_pct", "cpu_sys_pct"];
+const DIRECTIONS: GroupDirection[] = ["read", "write", "trim"];
+/** More bars than this per job shape stop being readable. */
+export const MAX_SERIES = 8;
+
+const CHART_UNITS: Record<string, ValueUnit> = { IOPS: "iops", "B/s": "bytes_per_s", ns: "ns", "%": "percent" };
+
+type Filters = Omit<GroupsParams, "by" | "figure" | "direction">;
+
+/** "randread 4 KiB QD32 ×1": the job shape a group holds (the option grouped by left out). */
+export function shapeLabel(shape: Group["shape"]): string {
+  const parts: string[] = [];
+  if (shape.rw) parts.push(shape.rw);
+  if (shape.bs) parts.push(/^\d+$/.test(shape.bs) ? trimZeros(formatBytes(Number(shape.bs))) : shape.bs);
+  if (shape.iodepth) parts.push(`QD${shape.iodepth}`);
+  if (shape.numjobs) parts.push(`×${shape.numjobs}`);
+  return parts.join(" ") || "any job";
+}
+
+/** Bars: one category per job shape, one bar per group key (its median); never a mean of different jobs. */
+export function groupChart(view: GroupsView): { rows: ChartRow[]; series: Record<string, SeriesConfig>; hidden: string[] } {
+  const counts = new Map<string, number>();
+  for (const group of view.groups) counts.set(group.key, (counts.get(group.key) ?? 0) + group.n);
+  const ordered = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([key]) => key);
+  const shown = ordered.slice(0, MAX_SERIES);
+  const seriesKey = new Map(shown.map((key, index) => [key, `g${index}`]));
+  const rows = new Map<string, ChartRow>();
+  for (const group of view.groups) {
+    const key = seriesKey.get(group.key);
+    if (!key) continue;
+    const shape = shapeLabel(group.shape);
+    const row = rows.get(shape) ?? { shape };
+    row[key] = group.median;
+    rows.set(shape, row);
+  }
+  const series: Record<string, SeriesConfig> = {};
+  shown.forEach((key, index) => {
+    series[`g${index}`] = { label: key, color: paletteColor(index) };
+  });
+  return { rows: [...rows.values()], series, hidden: ordered.slice(MAX_SERIES) };
+}
+
+function money(value: number | null | undefined): string {
+  return value === null || value === undefined ? "—" : `$${value < 10 ? value.toFixed(2) : formatCount(Math.round(value))}`;
+}
+
+function GroupTable({ view }: { view: GroupsView }) {
+  const perDollar = view.figure === "iops" ? "$ / 1,000 IOPS" : view.figure === "bw_bytes" ? "$ / MB/s" : null;
+  const perGib = view.figure === "iops" || view.figure === "bw_bytes";
+  return (
+    <div className="table-frame">
+      <table aria-label="Groups">
+        <thead>
+          <tr>
+            <th scope="col">{GROUP_BY_LABELS[view.by]}</th>
+            <th scope="col">Job shape</th>
+            <NumHeader>n</NumHeader>
+            <NumHeader>Median</NumHeader>
+            <NumHeader>p25 – p75</NumHeader>
+            <NumHeader>Min – max</NumHeader>
+            {perGib ? <NumHeader>Per GiB</NumHeader> : null}
+            {perDollar ? <NumHeader>{perDollar} (month)</NumHeader> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {view.groups.map((group) => (
+            <tr key={`${group.key}-${shapeLabel(group.shape)}`}>
+              <th scope="row">{group.key}</th>
+              <td>{shapeLabel(group.shape)}</td>
+              <NumCell>{formatCount(group.n)}</NumCell>
+              <NumCell>{formatFigure(view.unit, group.median)}</NumCell>
+              <NumCell>
+                {formatFigure(view.unit, group.p25)} – {formatFigure(view.unit, group.p75)}
+              </NumCell>
+              <NumCell>
+                {formatFigure(view.unit, group.min)} – {formatFigure(view.unit, group.max)}
+              </NumCell>
+              {perGib ? <NumCell>{group.per_gib === null ? "—" : formatFigure(view.unit, group.per_gib)}</NumCell> : null}
+              {perDollar ? <NumCell>{money(view.figure === "iops" ? group.dollars_per_1000_iops : group.dollars_per_mbps)}</NumCell> : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+interface GroupViewProps {
+  /** The results to group: the results list's filters, or chosen ids. */
+  filters: Filters;
+  defaultBy?: GroupBy;
+  title?: string;
+}
+
+/** Results grouped by a property: grouped bars of the medians and a table with spread, per GiB and per dollar. */
+export function GroupView({ filters, defaultBy = "storage_class", title = "Grouped comparison" }: GroupViewProps) {
+  const [by, setBy] = useState<GroupBy>(defaultBy);
+  const [figure, setFigure] = useState<GroupFigure>("iops");
+  const [direction, setDirection] = useState<GroupDirection>("read");
+  const params: GroupsParams = { ...filters, by, figure, direction };
+  const groups = useGroups(params);
+  const id = useId();
+  const chart = groups.data ? groupChart(groups.data) : null;
+
+  return (
+    <div className="group-view">
+      <div className="chart-controls">
+        <label htmlFor={`${id}-by`}>Group by</label>
+        <select id={`${id}-by`} value={by} onChange={(event) => setBy(event.target.value as GroupBy)}>
+          {(Object.keys(GROUP_BY_LABELS) as GroupBy[]).map((key) => (
+            <option key={key} value={key}>
+              {GROUP_BY_LABELS[key]}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-figure`}>Figure</label>
+        <select id={`${id}-figure`} value={figure} onChange={(event) => setFigure(event.target.value as GroupFigure)}>
+          {FIGURES.map((key) => (
+            <option key={key} value={key}>
+              {figureLabel(key)}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-direction`}>Direction</label>
+        <select id={`${id}-direction`} value={direction} onChange={(event) => setDirection(event.target.value as GroupDirection)}>
+          {DIRECTIONS.map((key) => (
+            <option key={key} value={key}>
+              {key}
+            </option>
+          ))}
+        </select>
+        <a className="button" href={groupsExportUrl(params, "csv")} download>
+          Export groups CSV
+        </a>
+        <a className="button" href={groupsExportUrl(params, "json")} download>
+          Export groups JSON
+        </a>
+      </div>
+      <QueryState
+        isPending={groups.isPending}
+        error={groups.error}
+        label="the grouped comparison"
+        isEmpty={groups.data?.groups.length === 0}
+        empty={<p className="muted">No result has this figure.</p>}
+      >
+        {groups.data && chart ? (
+          <>
+            <ChartContainer
+              title={title}
+              description={
+                <span className="small muted">
+                  Median {figureLabel(groups.data.figure)} ({groups.data.direction}) per {GROUP_BY_LABELS[groups.data.by].toLowerCase()}, one category per
+                  job shape: {groups.data.note}.{groups.data.truncated ? " Only the newest results were grouped: narrow the filters." : ""}
+                  {chart.hidden.length ? ` Not drawn (fewest results): ${chart.hidden.join(", ")}.` : ""}
+                </span>
+              }
+              kind="bar"
+              data={chart.rows}
+              xKey="shape"
+              series={chart.series}
+              unit={CHART_UNITS[groups.data.unit] ?? "count"}
+              height={280}
+            />
+            <GroupTable view={groups.data} />
+          </>
+        ) : null}
+      </QueryState>
+    </div>
+  );
+}
