@@ -50,7 +50,7 @@ describe("apiRequest", () => {
   it("echoes the CSRF token of the restored session when the app posts", async () => {
     const api = installFakeApi({
       ...shellRoutes(),
-      "GET /api/v1/auth/session": { body: makeSession({ csrf_token: "csrf-from-session" }) },
+      "GET /api/v1/auth/status": { body: { signed_in: true, session: makeSession({ csrf_token: "csrf-from-session" }) } },
       "GET /api/v1/hosts": { body: page([]) },
       "GET /api/v1/enrollment-tokens": { body: page([]) },
       "POST /api/v1/hosts": { status: 201, body: { ...makeHost({ id: 2, name: "efs-client" }), worker_token: "wt_1" } },

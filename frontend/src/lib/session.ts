@@ -5,7 +5,7 @@
 import type { QueryClient, Query } from "@tanstack/react-query";
 import type { Session } from "./api/types";
 
-/** Query key of GET /auth/session: who is signed in, in which team (null: nobody). */
+/** Query key of GET /auth/status: who is signed in, in which team (null: nobody). */
 export const SESSION_QUERY_KEY = ["session"] as const;
 
 let csrfToken: string | null = null;

@@ -390,15 +390,17 @@ export function makeHealth(overrides: Partial<Health> = {}): Health {
 /** What the app asks for on every signed-in page: the session (restored from its cookie) and health. */
 export function shellRoutes({ role = "owner" }: { role?: Role } = {}) {
   return fakeRoutes({
+    "GET /api/v1/auth/status": { body: { signed_in: true, session: makeSession({ role }) } },
     "GET /api/v1/auth/session": { body: makeSession({ role }) },
     "GET /api/v1/teams": { body: page([makeTeamMembership({ role })]) },
     "GET /api/v1/health": { body: makeHealth() },
   });
 }
 
-/** No session cookie: the server answers 401 to GET /auth/session. */
+/** No session cookie: GET /auth/status answers "not signed in" (GET /auth/session would be a 401). */
 export function signedOutRoutes() {
   return fakeRoutes({
+    "GET /api/v1/auth/status": { body: { signed_in: false, session: null } },
     "GET /api/v1/auth/session": { status: 401, body: { code: "unauthorized", message: "authentication required" } },
     "GET /api/v1/health": { body: makeHealth() },
   });

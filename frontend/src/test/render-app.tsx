@@ -7,7 +7,7 @@ import { createQueryClient } from "../lib/query-client";
 
 /**
  * The whole app (real routes, real providers) at a path. Signed in or not is the fake API's
- * answer to GET /auth/session (shellRoutes / signedOutRoutes), as on a real page load.
+ * answer to GET /auth/status (shellRoutes / signedOutRoutes), as on a real page load.
  */
 export function renderApp(path: string) {
   const queryClient = createQueryClient();

@@ -49,6 +49,7 @@ export type Role = Schema<"Role">;
 export type Team = Schema<"TeamRef">;
 export type Me = Schema<"MeOut">;
 export type Session = Schema<"SessionOut">;
+export type SessionStatus = Schema<"SessionStatusOut">;
 export type LoginRequest = Schema<"LoginIn">;
 export type PasswordChange = Schema<"PasswordChange">;
 export type TeamMembership = Schema<"TeamOut">;

@@ -1,18 +1,17 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiRequest, isApiError } from "../../../lib/api-client";
-import type { Role, Session } from "../../../lib/api/types";
+import { apiRequest } from "../../../lib/api-client";
+import type { Role, Session, SessionStatus } from "../../../lib/api/types";
 import { SESSION_QUERY_KEY, setCsrfToken } from "../../../lib/session";
 
-/** GET /auth/session: restores a session (and its CSRF token) on page load; null when signed out. */
+/**
+ * GET /auth/status: restores a session (and its CSRF token) on page load; null when signed out.
+ * The server answers 200 either way, so a first visit logs no failed request.
+ */
 export async function getSession(signal?: AbortSignal): Promise<Session | null> {
-  try {
-    const session = await apiRequest<Session>("/auth/session", { signal });
-    setCsrfToken(session.csrf_token);
-    return session;
-  } catch (error) {
-    if (isApiError(error) && error.status === 401) return null;
-    throw error;
-  }
+  const status = await apiRequest<SessionStatus>("/auth/status", { signal });
+  if (!status.signed_in || !status.session) return null;
+  setCsrfToken(status.session.csrf_token);
+  return status.session;
 }
 
 export function sessionQueryOptions() {

@@ -29,7 +29,7 @@ describe("browser session", () => {
     expect(screen.getByText("ada@example.com")).toBeInTheDocument();
     expect(screen.getByText("Storage QA")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Sign in" })).not.toBeInTheDocument();
-    const [restore] = api.callsTo("GET /api/v1/auth/session");
+    const [restore] = api.callsTo("GET /api/v1/auth/status");
     expect(restore?.credentials).toBe("same-origin");
     // The cookie does the authenticating: no bearer token anywhere.
     expect(api.calls.every((call) => call.headers.Authorization === undefined)).toBe(true);
