@@ -6,10 +6,12 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const email = "e2e-admin@example.com";
 export const password = "e2e-password";
-export const artifacts = path.join(__dirname, "..", "artifacts");
+// The package is an ES module: no __dirname.
+export const artifacts = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "artifacts");
 
 export const test = base.extend<{ consoleErrors: string[] }>({
   consoleErrors: [
