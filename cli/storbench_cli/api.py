@@ -81,6 +81,17 @@ class Api:
                 response.status_code, "bad_response", f"{self.url} did not answer with JSON; is it storbench?"
             ) from exc
 
+    def get_text(self, path: str, params: dict[str, Any] | None = None) -> str:
+        """GET a file the API writes (CSV, …) as text, dropping parameters that are None."""
+        query = {k: v for k, v in (params or {}).items() if v is not None}
+        try:
+            response = self._http.request("GET", path, params=query)
+        except (httpx.TransportError, httpx.InvalidURL) as exc:
+            raise Unreachable(self.url, str(exc) or type(exc).__name__) from exc
+        if response.is_error:
+            raise _error_from(response)
+        return response.text
+
     def get(self, path: str, params: dict[str, Any] | None = None) -> Any:
         """GET, dropping parameters that are None."""
         return self.request("GET", path, params={k: v for k, v in (params or {}).items() if v is not None})
