@@ -7,6 +7,7 @@ import { usePresets } from "../../features/plans/api/list-presets";
 import { NewPlanForm } from "../../features/plans/components/new-plan-form";
 import { PlansTable } from "../../features/plans/components/plans-table";
 import { PresetsTable } from "../../features/plans/components/presets-table";
+import { useTargets } from "../../features/targets/api/list-targets";
 import { canWrite } from "../../lib/roles";
 import { ShownOf } from "./shown-of";
 import { usePageTitle } from "../../lib/use-page-title";
@@ -16,13 +17,14 @@ export function PlansRoute() {
   const role = useRole();
   const plans = usePlans();
   const presets = usePresets();
+  const targets = useTargets();
   return (
     <>
       <PageHeader title="Plans" />
       <section aria-labelledby="saved-plans-heading">
         <h2 id="saved-plans-heading">Saved plans</h2>
         <QueryState isPending={plans.isPending} error={plans.error} label="plans">
-          <PlansTable plans={plans.data?.items ?? []} />
+          <PlansTable plans={plans.data?.items ?? []} targets={targets.data?.items ?? []} canEdit={canWrite(role)} />
           <ShownOf page={plans.data} noun="plans" />
         </QueryState>
       </section>

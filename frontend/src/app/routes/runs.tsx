@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { FilterSelect } from "../../components/ui/filter-select";
 import { PageHeader } from "../../components/ui/page-header";
@@ -11,6 +12,8 @@ import { canWrite } from "../../lib/roles";
 import { RUN_STATUSES } from "../../lib/status";
 import { StartRunPanel } from "./start-run-panel";
 import { Pager } from "../../components/ui/pager";
+import { FormField } from "../../components/ui/form-field";
+import { useDebounced } from "../../lib/use-debounced";
 import { usePageTitle } from "../../lib/use-page-title";
 
 const PAGE_SIZE = 50;
@@ -22,11 +25,17 @@ export function RunsRoute() {
   const statusParam = params.get("status");
   const status = RUN_STATUSES.includes(statusParam as RunStatus) ? (statusParam as RunStatus) : undefined;
   const offset = Math.max(0, Number(params.get("offset")) || 0);
-  const runs = useRuns({ status, limit: PAGE_SIZE, offset });
+  const label = params.get("label")?.trim() || undefined;
+  const runs = useRuns({ status, label, limit: PAGE_SIZE, offset });
   const total = runs.data?.total ?? 0;
 
-  function update(next: { status?: string; offset?: number }) {
+  function update(next: { status?: string; offset?: number; label?: string }) {
     const merged = new URLSearchParams(params);
+    if (next.label !== undefined) {
+      if (next.label) merged.set("label", next.label);
+      else merged.delete("label");
+      merged.delete("offset");
+    }
     if (next.status !== undefined) {
       if (next.status) merged.set("status", next.status);
       else merged.delete("status");
@@ -52,9 +61,10 @@ export function RunsRoute() {
             options={RUN_STATUSES}
             onChange={(value) => update({ status: value })}
           />
+          <LabelFilter value={label ?? ""} onChange={(value) => update({ label: value })} />
         </div>
         <QueryState isPending={runs.isPending} error={runs.error} label="runs">
-          <RunsTable runs={runs.data?.items ?? []} />
+          <RunsTable runs={runs.data?.items ?? []} canStart={canWrite(role)} />
           <Pager
             label="Run pages"
             offset={offset}
@@ -65,5 +75,29 @@ export function RunsRoute() {
         </QueryState>
       </section>
     </>
+  );
+}
+
+/** Runs whose label or note contains the text (kept in the address, so it can be shared). */
+function LabelFilter({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const [text, setText] = useState(value);
+  const settled = useDebounced(text, 300);
+  useEffect(() => {
+    if (settled.trim() !== value) onChange(settled.trim());
+    // Only a settled change of the text filters; the address changing alone does not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled]);
+  return (
+    <FormField label="Label filter" className="field-inline">
+      {(control) => (
+        <input
+          {...control}
+          type="search"
+          value={text}
+          placeholder="e.g. nconnect"
+          onChange={(event) => setText(event.target.value)}
+        />
+      )}
+    </FormField>
   );
 }

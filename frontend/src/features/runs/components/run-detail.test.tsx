@@ -54,6 +54,11 @@ describe("run detail", () => {
     const { user } = renderApp("/runs/8");
 
     await user.click(await screen.findByRole("button", { name: "Cancel run" }));
+    // Asked once more before anything is stopped.
+    expect(api.callsTo("POST /api/v1/runs/8/cancel")).toHaveLength(0);
+    const confirm = screen.getByRole("group", { name: "Cancel run #8?" });
+    expect(confirm).toHaveTextContent("what it measured so far is kept, marked partial");
+    await user.click(within(confirm).getByRole("button", { name: "Stop the run" }));
 
     await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("cancelled"));
     expect(api.callsTo("POST /api/v1/runs/8/cancel")).toHaveLength(1);
@@ -161,5 +166,21 @@ describe("run detail", () => {
     renderApp("/runs/13");
     expect(await screen.findByText("Plan", { selector: "dt" })).toBeInTheDocument();
     expect(screen.queryByText("Files", { selector: "dt" })).not.toBeInTheDocument();
+  });
+});
+
+describe("a cancelled run", () => {
+  it("shows the partial result its host sends after the cancel, without a reload", async () => {
+    const now = new Date().toISOString();
+    const cancelled = makeRun({ id: 12, status: "cancelled", started_at: now, finished_at: now, results: [] });
+    const withResult = { ...cancelled, results: [makeResult({ partial: true })] };
+    installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/runs/12": sequence({ body: cancelled }, { body: withResult }),
+    });
+    renderApp("/runs/12");
+
+    expect(await screen.findByText("Waiting for what the hosts measured before they stopped…")).toBeInTheDocument();
+    expect(await screen.findByText("partial", {}, { timeout: 4_000 })).toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
+import { ConfirmAction } from "../../../components/ui/confirm-action";
 import { FioJobList } from "../../../components/ui/fio-job-list";
 import { PageHeader } from "../../../components/ui/page-header";
 import { StatusBadge } from "../../../components/ui/status-badge";
@@ -10,8 +11,9 @@ import { elapsedMs, formatDateTime, formatDuration, formatWorkerCpu } from "../.
 import { isRunActive } from "../../../lib/status";
 import { useNow } from "../../../lib/use-now";
 import { useCancelRun } from "../api/cancel-run";
-import { useRun } from "../api/get-run";
+import { awaitsPartialResult, useRun } from "../api/get-run";
 import { PROGRESS_POLL_MS, useRunProgress } from "../api/get-run-progress";
+import { useRunAgain } from "../api/run-again";
 import { useRunEvents } from "../api/run-events";
 import { AggregateSummary } from "./aggregate-summary";
 import { HostProgressBars, runHosts } from "./host-progress-bars";
@@ -20,6 +22,8 @@ import { LatencyPercentilesChart } from "./latency-percentiles-chart";
 import { mergeProgress, type HostSeries } from "./progress-series";
 import { ResultSummary } from "./result-summary";
 import { RunHostsTable } from "./run-hosts-table";
+import { RunLabelEditor } from "./run-label-editor";
+import { RunMounts } from "./run-mounts";
 import { ThroughputChart } from "./throughput-chart";
 
 const KIND_LABELS = { directory: "directory", block_device: "block device" } as const;
@@ -64,7 +68,9 @@ export function RunDetail({ runId, canCancel = true }: { runId: number; canCance
           Status: <span role="status">{<StatusBadge status={run.status} />}</span>
         </span>
         {active && canCancel ? <CancelButton runId={run.id} /> : null}
+        {!active && canCancel ? <RunAgainButton runId={run.id} /> : null}
       </PageHeader>
+      <RunLabelEditor run={run} canEdit={canCancel} />
       {runQuery.error ? <ApiErrorAlert error={runQuery.error} title="Live updates failed" /> : null}
       <RunFacts run={run} now={now} />
       {run.status === "running" ? <LiveProgress run={run} series={series} streaming={streaming} /> : null}
@@ -80,6 +86,7 @@ export function RunDetail({ runId, canCancel = true }: { runId: number; canCance
           <RunHostsTable assignments={run.assignments ?? []} />
         </section>
       ) : null}
+      <RunMounts assignments={run.assignments ?? []} />
       <section aria-labelledby="run-jobs-heading">
         <h2 id="run-jobs-heading">Job options</h2>
         <FioJobList jobs={run.jobs} caption={`fio jobs of run #${run.id}`} />
@@ -114,19 +121,43 @@ function LiveProgress({ run, series, streaming }: { run: Run; series: HostSeries
   );
 }
 
+/** Cancel, asked once more: fio stops on every host and what it measured so far is kept. */
 function CancelButton({ runId }: { runId: number }) {
   const cancelMutation = useCancelRun();
   return (
     <>
+      <ConfirmAction
+        label="Cancel run"
+        groupLabel={`Cancel run #${runId}?`}
+        question={
+          <>
+            Stop run #{runId}? fio stops on every host; what it measured so far is kept, marked partial.
+          </>
+        }
+        confirmLabel="Stop the run"
+        disabled={cancelMutation.isPending}
+        onConfirm={() => cancelMutation.mutate(runId)}
+      />
+      {cancelMutation.error ? <ApiErrorAlert error={cancelMutation.error} title="Could not cancel" /> : null}
+    </>
+  );
+}
+
+/** The same jobs on the same target and hosts (and plan version), opened at once. */
+function RunAgainButton({ runId }: { runId: number }) {
+  const again = useRunAgain();
+  const navigate = useNavigate();
+  return (
+    <>
       <button
         type="button"
-        className="button button-danger"
-        disabled={cancelMutation.isPending}
-        onClick={() => cancelMutation.mutate(runId)}
+        className="button"
+        disabled={again.isPending}
+        onClick={() => again.mutate({ id: runId }, { onSuccess: (run) => navigate(`/runs/${run.id}`) })}
       >
-        Cancel run
+        Run again
       </button>
-      {cancelMutation.error ? <ApiErrorAlert error={cancelMutation.error} title="Could not cancel" /> : null}
+      {again.error ? <ApiErrorAlert error={again.error} title="Could not run it again" /> : null}
     </>
   );
 }
@@ -155,7 +186,10 @@ function RunFacts({ run, now }: { run: Run; now: number }) {
       </div>
       <div>
         <dt>Plan</dt>
-        <dd>{run.plan_name ?? <span className="muted">inline jobs</span>}</dd>
+        <dd>
+          {run.plan_name ?? <span className="muted">inline jobs</span>}
+          {run.plan_version ? <span className="muted"> (version {run.plan_version})</span> : null}
+        </dd>
       </div>
       <div>
         <dt>Created</dt>
@@ -211,7 +245,11 @@ function RunResults({ run }: { run: Run }) {
       <h2 id="run-results-heading">Results</h2>
       {results.length === 0 ? (
         <p className="muted">
-          {isRunActive(run.status) ? "Figures appear here when the run ends." : "No results were reported for this run."}
+          {isRunActive(run.status)
+            ? "Figures appear here when the run ends."
+            : awaitsPartialResult(run)
+              ? "Waiting for what the hosts measured before they stopped…"
+              : "No results were reported for this run."}
         </p>
       ) : (
         <>

@@ -143,6 +143,50 @@ describe("start run form", () => {
     expect(within(form).getByLabelText("Plan")).toHaveAccessibleDescription("Choose a plan or preset.");
     expect(api.callsTo("POST /api/v1/runs")).toHaveLength(0);
   });
+
+  it("offers only presets for the host's platform, checks space before starting and sends a label", async () => {
+    const windows = makePreset({ id: "nas-windows-randread-iops", name: "NAS random read IOPS (Windows)", platform: "windows" });
+    const api = installFakeApi({
+      ...routes(),
+      "GET /api/v1/hosts": { body: page([makeHost({ id: 1, name: "nfs-client-01", facts: { os: "Linux-6.1.0-x86_64" } })]) },
+      "GET /api/v1/presets": { body: page([makePreset(), windows]) },
+      "POST /api/v1/runs/check": {
+        body: {
+          ok: false,
+          hosts: ["nfs-client-01"],
+          platform: "linux",
+          needs_bytes: 160 * 2 ** 30,
+          free_bytes: 40 * 2 ** 30,
+          usable_bytes: 36 * 2 ** 30,
+          memory_bytes: 2 ** 20,
+          memory_limit_bytes: 2 ** 32,
+          summary: ["needs 160 GiB, the target has 40 GiB free (36 GiB usable: 10% is kept free)"],
+          problems: [{ option: "size", reason: "the jobs' files need 160 GiB, the target has 40 GiB free" }],
+        },
+      },
+    });
+    const { user } = renderApp("/runs");
+    const form = await screen.findByRole("form", { name: "Start run" });
+    await within(form).findByRole("option", { name: /netapp-vol1/ });
+    await user.selectOptions(within(form).getByLabelText("Target"), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
+    await waitFor(() =>
+      expect(within(form).queryByRole("option", { name: /NAS random read IOPS \(Windows\)/ })).not.toBeInTheDocument(),
+    );
+    expect(within(form).getByText(/1 preset is not offered: nfs-client-01 runs Linux/)).toBeInTheDocument();
+
+    await user.selectOptions(within(form).getByLabelText("Plan"), "4k random read");
+    const check = await within(form).findByRole("status", { name: "Before starting" });
+    expect(check).toHaveTextContent("needs 160 GiB, the target has 40 GiB free");
+    expect(check).toHaveTextContent("The server would refuse this run");
+    expect(api.callsTo("POST /api/v1/runs/check")[0]?.body).toEqual({ target_id: 3, plan_id: 5 });
+    expect(api.callsTo("POST /api/v1/runs")).toHaveLength(0);
+
+    await user.type(within(form).getByLabelText(/Run label/), "after firmware 2.1");
+    await user.click(within(form).getByRole("button", { name: "Start run" }));
+    await waitFor(() =>
+      expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 5, label: "after firmware 2.1" }),
+    );
+  });
 });
 
 describe("start run form on block devices", () => {

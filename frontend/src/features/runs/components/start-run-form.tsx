@@ -7,10 +7,22 @@ import { SharedFilesField } from "../../../components/ui/shared-files-field";
 import { fieldErrors } from "../../../lib/api-client";
 import type { Host, Plan, Preset, RunCreate, Target } from "../../../lib/api/types";
 import { describeJob, jobWrites, runRequirements } from "../../../lib/fio";
+import { useRunCheck } from "../api/check-run";
 import { useCreateRun } from "../api/create-run";
+import { RunCheckSummary } from "./run-check-summary";
 
 export type TargetOption = Pick<Target, "id" | "name" | "host_id" | "host_name" | "path" | "kind" | "destructive">;
-export type HostOption = Pick<Host, "id" | "name" | "status" | "labels">;
+export type HostOption = Pick<Host, "id" | "name" | "status" | "labels"> & { facts?: Host["facts"] };
+
+/** linux or windows from the OS a host reported (undefined before its first heartbeat). */
+export function hostPlatform(host: HostOption | undefined): "linux" | "windows" | "other" | undefined {
+  const os = (host?.facts?.os ?? "").toLowerCase();
+  if (!os) return undefined;
+  if (os.startsWith("windows") || os.includes("cygwin") || os.includes("mingw")) return "windows";
+  return os.startsWith("linux") ? "linux" : "other";
+}
+
+const PLATFORM_NAMES = { linux: "Linux", windows: "Windows", other: "another system" } as const;
 
 interface StartRunFormProps {
   targets: TargetOption[];
@@ -27,6 +39,8 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   const [planChoice, setPlanChoice] = useState("");
   const [extraHostIds, setExtraHostIds] = useState<number[]>([]);
   const [hostLabel, setHostLabel] = useState("");
+  const [runLabel, setRunLabel] = useState("");
+  const [runNote, setRunNote] = useState("");
   // The starter's answer on shared files, for the plan choice it was given under: choosing
   // another plan brings back that plan's own default.
   const [sharedFilesChoice, setSharedFilesChoice] = useState<{ plan: string; shared: boolean } | null>(null);
@@ -39,10 +53,15 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
 
   const [choiceKind, choiceId] = planChoice.split(":", 2) as [string, string | undefined];
   const chosenPlan = choiceKind === "plan" ? plans.find((plan) => String(plan.id) === choiceId) : undefined;
-  const chosenPreset = choiceKind === "preset" ? presets.find((preset) => preset.id === choiceId) : undefined;
+  const chosenTarget = targets.find((target) => String(target.id) === targetId);
+  // Presets are offered only for the platform the target's host runs (when it has said).
+  const platform = hostPlatform(hosts.find((host) => host.id === chosenTarget?.host_id));
+  const offeredPresets = platform ? presets.filter((preset) => (preset.platform ?? "linux") === platform) : presets;
+  const hiddenPresets = presets.length - offeredPresets.length;
+  const chosenPreset =
+    choiceKind === "preset" ? offeredPresets.find((preset) => preset.id === choiceId) : undefined;
   // A preset's jobs come complete (its global options folded in by the API).
   const chosenJobs = chosenPlan?.jobs ?? chosenPreset?.jobs ?? [];
-  const chosenTarget = targets.find((target) => String(target.id) === targetId);
   const writingJobs = chosenJobs.filter(jobWrites);
   const needsConfirm = chosenTarget?.kind === "block_device" && writingJobs.length > 0;
   const confirmed = needsConfirm && confirmedFor === targetId;
@@ -59,6 +78,20 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   const inlineFields = asksSharedFiles ? [...INLINE_FIELDS, "shared_files"] : INLINE_FIELDS;
   const serverErrors = fieldErrors(createMutation.error, inlineFields);
 
+  /** The run as it would be started now (null until a target and a plan or preset are chosen). */
+  function runBody(): RunCreate | null {
+    // A preset goes by id, not as inline jobs: the server resolves it and names the run after it.
+    const source = chosenPlan ? { plan_id: chosenPlan.id } : chosenPreset ? { preset_id: chosenPreset.id } : null;
+    if (!source || !chosenTarget) return null;
+    const body: RunCreate = { target_id: chosenTarget.id, ...source };
+    if (needsConfirm) body.confirm_destructive = confirmed;
+    if (chosenHostIds.length) body.host_ids = chosenHostIds;
+    if (chosenLabel) body.host_label = chosenLabel;
+    if (asksSharedFiles) body.shared_files = sharedFiles;
+    return body;
+  }
+  const check = useRunCheck(runBody());
+
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const problems = {
@@ -68,14 +101,10 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
     };
     setMissing(problems);
     if (problems.target || problems.plan || problems.confirm) return;
-    // A preset goes by id, not as inline jobs: the server resolves it and names the run after it.
-    const source = chosenPlan ? { plan_id: chosenPlan.id } : chosenPreset ? { preset_id: chosenPreset.id } : null;
-    if (!source) return;
-    const body: RunCreate = { target_id: Number(targetId), ...source };
-    if (needsConfirm) body.confirm_destructive = confirmed;
-    if (chosenHostIds.length) body.host_ids = chosenHostIds;
-    if (chosenLabel) body.host_label = chosenLabel;
-    if (asksSharedFiles) body.shared_files = sharedFiles;
+    const body = runBody();
+    if (!body) return;
+    if (runLabel.trim()) body.label = runLabel.trim();
+    if (runNote.trim()) body.note = runNote.trim();
     createMutation.mutate(body, { onSuccess: (run) => navigate(`/runs/${run.id}`) });
   }
 
@@ -119,9 +148,9 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
                     ))}
                   </optgroup>
                 ) : null}
-                {presets.length ? (
+                {offeredPresets.length ? (
                   <optgroup label="Presets">
-                    {presets.map((preset) => (
+                    {offeredPresets.map((preset) => (
                       <option key={preset.id} value={`preset:${preset.id}`}>
                         {preset.name} ({preset.source})
                       </option>
@@ -130,6 +159,21 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
                 ) : null}
               </select>
             )}
+          </FormField>
+        </div>
+        {hiddenPresets > 0 && platform && chosenTarget ? (
+          <p className="muted small">
+            {hiddenPresets} {hiddenPresets === 1 ? "preset is" : "presets are"} not offered: {chosenTarget.host_name} runs{" "}
+            {PLATFORM_NAMES[platform]} and {hiddenPresets === 1 ? "it is a recipe" : "they are recipes"} for another
+            platform.
+          </p>
+        ) : null}
+        <div className="form-grid">
+          <FormField label="Run label" optional errors={serverErrors.label} hint='e.g. "after firmware 2.1"'>
+            {(c) => <input {...c} name="label" maxLength={200} value={runLabel} onChange={(e) => setRunLabel(e.target.value)} />}
+          </FormField>
+          <FormField label="Run note" optional errors={serverErrors.note} hint='e.g. "nconnect=8"'>
+            {(c) => <input {...c} name="note" maxLength={4000} value={runNote} onChange={(e) => setRunNote(e.target.value)} />}
           </FormField>
         </div>
         {chosenJobs.length ? (
@@ -161,6 +205,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
           />
         ) : null}
         <RunRequirementsNote items={requirements}>This target will refuse these jobs as they stand:</RunRequirementsNote>
+        {runBody() ? <RunCheckSummary check={check.data} error={check.error} pending={check.isFetching} /> : null}
         {needsConfirm && chosenTarget ? (
           <DestructiveConfirm
             target={chosenTarget}
@@ -182,7 +227,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   );
 }
 
-const INLINE_FIELDS: readonly string[] = ["target_id", "plan_id", "preset_id", "host_ids", "host_label"];
+const INLINE_FIELDS: readonly string[] = ["target_id", "plan_id", "preset_id", "host_ids", "host_label", "label", "note"];
 
 interface MoreHostsProps {
   target: TargetOption;
