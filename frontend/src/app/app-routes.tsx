@@ -15,6 +15,7 @@ import { RegressionsRoute } from "./routes/regressions";
 import { ResultsRoute } from "./routes/results";
 import { RunDetailRoute } from "./routes/run-detail";
 import { RunsRoute } from "./routes/runs";
+import { SchedulesRoute } from "./routes/schedules";
 import { TargetsRoute } from "./routes/targets";
 import { TeamRoute } from "./routes/team";
 import { TokensRoute } from "./routes/tokens";
@@ -41,6 +42,7 @@ export function AppRoutes() {
         <Route path="compare" element={<CompareRoute />} />
         <Route path="history" element={<HistoryRoute />} />
         <Route path="regressions" element={<RegressionsRoute />} />
+        <Route path="schedules" element={<SchedulesRoute />} />
         <Route path="team" element={<TeamRoute />} />
         <Route path="audit" element={<AuditRoute />} />
         <Route path="settings/tokens" element={<TokensRoute />} />

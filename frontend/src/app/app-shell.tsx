@@ -16,6 +16,7 @@ const NAV = [
   { to: "/history", label: "History", end: false, ownersOnly: false },
   { to: "/regressions", label: "Regressions", end: false, ownersOnly: false },
   { to: "/plans", label: "Plans", end: false, ownersOnly: false },
+  { to: "/schedules", label: "Schedules", end: false, ownersOnly: false },
   { to: "/targets", label: "Targets", end: false, ownersOnly: false },
   { to: "/hosts", label: "Hosts", end: false, ownersOnly: false },
   { to: "/team", label: "Team", end: false, ownersOnly: false },

@@ -23,6 +23,7 @@ import type {
   Run,
   RunAggregate,
   RunProgressEvent,
+  Schema,
   Session,
   SpecCheck,
   SpecFigure,
@@ -47,6 +48,14 @@ export function makeFioJob(overrides: Partial<FioJob> = {}): FioJob {
 /** A list answer: { items, total } (each list of the API has its own component, all of this shape). */
 export function page<T>(items: T[], total = items.length): { items: T[]; total: number } {
   return { items, total };
+}
+
+/** A keyset page of results as GET /results answers it. */
+export function resultPage(
+  items: Result[],
+  { total = items.length, nextCursor = null, estimate = false }: { total?: number; nextCursor?: string | null; estimate?: boolean } = {},
+): Schema<"ResultList"> {
+  return { items, total, next_cursor: nextCursor, total_is_estimate: estimate };
 }
 
 export function makeMe(overrides: Partial<Me> = {}): Me {

@@ -1,4 +1,4 @@
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { useSearchParams } from "react-router";
 import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
@@ -8,6 +8,7 @@ import { GroupView } from "../../features/compare/components/group-view";
 import { useResults } from "../../features/results/api/list-results";
 import { ImportResultsForm } from "../../features/results/components/import-results-form";
 import { ResultsFilters, type ResultFilterValues } from "../../features/results/components/results-filters";
+import { ResultsPager } from "../../features/results/components/results-pager";
 import { ResultsTable } from "../../features/results/components/results-table";
 import { useTargets } from "../../features/targets/api/list-targets";
 import type { ResultListParams } from "../../lib/api/types";
@@ -49,9 +50,13 @@ export function ResultsRoute() {
   const role = useRole();
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
-  const offset = Math.max(0, Number(params.get("offset")) || 0);
+  const cursor = params.get("cursor") ?? "";
+  // The cursors of the pages before this one (keyset pages can only be walked from the newest).
+  // A page opened from a link is not anchored: where it stands among the pages stays unknown (null).
+  const [trail, setTrail] = useState({ before: [] as string[], at: "", anchored: true });
+  const pageIndex = cursor === "" ? 0 : trail.at === cursor && trail.anchored ? trail.before.length : null;
   const query = toQuery(filters);
-  const results = useResults({ ...query, limit: PAGE_SIZE, offset });
+  const results = useResults({ ...query, limit: PAGE_SIZE, cursor: cursor || undefined });
   const chartResults = useResults({ ...query, limit: CHART_LIMIT });
   const targets = useTargets();
   const targetItems = targets.data?.items ?? [];
@@ -70,19 +75,25 @@ export function ResultsRoute() {
           if (value) next.set(PARAM_OF[key], value);
           else next.delete(PARAM_OF[key]);
         }
-        next.delete("offset");
+        next.delete("cursor");
         return next;
       }),
     [setParams],
   );
 
-  function goTo(nextOffset: number) {
+  function goTo(nextCursor: string, before: string[], anchored = true) {
+    setTrail({ before, at: nextCursor, anchored });
     setParams((current) => {
       const next = new URLSearchParams(current);
-      if (nextOffset > 0) next.set("offset", String(nextOffset));
-      else next.delete("offset");
+      if (nextCursor) next.set("cursor", nextCursor);
+      else next.delete("cursor");
       return next;
     });
+  }
+
+  function older() {
+    const nextCursor = results.data?.next_cursor;
+    if (nextCursor) goTo(nextCursor, [...trail.before, cursor], pageIndex !== null);
   }
 
   return (
@@ -100,12 +111,16 @@ export function ResultsRoute() {
             />
             <QueryState isPending={results.isPending} error={results.error} label="results">
               <ResultsTable results={results.data?.items ?? []} targets={targetItems} />
-              <Pager
-                label="Result pages"
-                offset={offset}
+              <ResultsPager
+                pageIndex={pageIndex}
                 pageSize={PAGE_SIZE}
-                total={total}
-                onOffsetChange={(o) => goTo(o)}
+                shown={results.data?.items.length ?? 0}
+                total={results.data?.total ?? 0}
+                totalIsEstimate={results.data?.total_is_estimate ?? false}
+                hasOlder={Boolean(results.data?.next_cursor)}
+                onNewest={() => goTo("", [])}
+                onNewer={() => goTo(trail.before.at(-1) ?? "", trail.before.slice(0, -1))}
+                onOlder={older}
               />
             </QueryState>
           </section>

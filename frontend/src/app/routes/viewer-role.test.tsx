@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { installFakeApi } from "../../test/fake-api";
-import { makeHost, makePlan, makeRun, makeTarget, page, shellRoutes } from "../../test/factories";
+import { makeHost, makePlan, makeRun, makeTarget, page, resultPage, shellRoutes } from "../../test/factories";
 import { renderApp } from "../../test/render-app";
 
 function viewerRoutes() {
@@ -13,7 +13,7 @@ function viewerRoutes() {
     "GET /api/v1/runs/7": { body: makeRun({ status: "running" }) },
     "GET /api/v1/plans": { body: page([makePlan()]) },
     "GET /api/v1/presets": { body: page([]) },
-    "GET /api/v1/results": { body: page([]) },
+    "GET /api/v1/results": { body: resultPage([]) },
   };
 }
 

@@ -4,16 +4,21 @@ import type { ResultListParams, Schema } from "../../../lib/api/types";
 
 export const resultsQueryKey = ["results"] as const;
 
-/** GET /results: the team's measured and imported results, newest first. */
+/** GET /results: the team's measured and imported results, newest first, one keyset page at a time. */
 export function listResultsQueryOptions({
   target_id,
   storage_class,
   imported,
   job_name,
+  label,
+  host_name,
+  run_id,
+  measured_after,
+  measured_before,
   limit = 50,
-  offset = 0,
+  cursor,
 }: ResultListParams = {}) {
-  const query = { target_id, storage_class, imported, job_name, limit, offset };
+  const query = { target_id, storage_class, imported, job_name, label, host_name, run_id, measured_after, measured_before, limit, cursor };
   return queryOptions({
     queryKey: [...resultsQueryKey, "list", query],
     queryFn: ({ signal }) => apiRequest<Schema<"ResultList">>("/results", { query, signal }),

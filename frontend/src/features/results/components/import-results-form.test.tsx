@@ -1,14 +1,14 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { installFakeApi } from "../../../test/fake-api";
-import { makeResult, makeTarget, page, shellRoutes } from "../../../test/factories";
+import { makeResult, makeTarget, page, resultPage, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
 function routes() {
   return {
     ...shellRoutes(),
     "GET /api/v1/targets": { body: page([makeTarget({ id: 3, name: "netapp-vol1", storage_class: "nfs" })]) },
-    "GET /api/v1/results": { body: page([]) },
+    "GET /api/v1/results": { body: resultPage([]) },
   };
 }
 
@@ -29,7 +29,7 @@ describe("import fio output", () => {
     await within(form).findByRole("option", { name: /netapp-vol1/ });
     expect(await screen.findByText("No results match these filters.")).toBeInTheDocument();
 
-    api.on("GET /api/v1/results", { body: page([stored]) });
+    api.on("GET /api/v1/results", { body: resultPage([stored]) });
     await user.upload(within(form).getByLabelText("fio output file"), fioFile());
     await user.selectOptions(within(form).getByLabelText(/Target/), "netapp-vol1 (nfs-client-01:/mnt/netapp/bench)");
     await user.type(within(form).getByLabelText(/Storage class/), "NAS capacity");

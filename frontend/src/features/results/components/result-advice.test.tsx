@@ -9,6 +9,7 @@ import {
   makeSpecCheck,
   makeTarget,
   page,
+  resultPage,
   shellRoutes,
 } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
@@ -42,7 +43,7 @@ describe("a result judged by its storage class's spec", () => {
     installFakeApi({
       ...shellRoutes(),
       "GET /api/v1/targets": { body: page([makeTarget()]) },
-      "GET /api/v1/results": { body: page([judged, makeResult({ id: 32, run_id: 8, label: "plain" })]) },
+      "GET /api/v1/results": { body: resultPage([judged, makeResult({ id: 32, run_id: 8, label: "plain" })]) },
     });
     renderApp("/results");
 

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Schema } from "../../../lib/api/types";
 import { installFakeApi, type FakeRequest } from "../../../test/fake-api";
-import { makeDirection, makeResult, makeTarget, page, shellRoutes } from "../../../test/factories";
+import { makeDirection, makeResult, makeTarget, page, resultPage, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
 
 const measured = makeResult({ id: 21, run_id: 7, label: "netapp-vol1", storage_class: "nfs", created_at: "2025-03-02T09:00:00Z" });
@@ -64,7 +64,7 @@ function routes() {
     ...shellRoutes(),
     "GET /api/v1/targets": { body: page([makeTarget({ id: 3, name: "netapp-vol1" }), makeTarget({ id: 4, name: "efs-general", storage_class: "efs" })]) },
     "GET /api/v1/compare/groups": (request: FakeRequest) => ({ body: groupsOf(request) }),
-    "GET /api/v1/results": { body: page([measured, imported], 2) },
+    "GET /api/v1/results": { body: resultPage([measured, imported]) },
   };
 }
 
@@ -132,17 +132,17 @@ describe("results page", () => {
   });
 
   it("filters by origin, target and typed storage class, starting again from the newest", async () => {
-    const api = installFakeApi({ ...routes(), "GET /api/v1/results": { body: page([measured], 120) } });
+    const api = installFakeApi({ ...routes(), "GET /api/v1/results": { body: resultPage([measured], { total: 120, nextCursor: "c2" }) } });
     const { user } = renderApp("/results");
     const filters = await screen.findByRole("search", { name: "Result filters" });
     await within(filters).findByRole("option", { name: "efs-general" });
 
     await user.click(await screen.findByRole("button", { name: "Older" }));
-    await waitFor(() => expect(historyQueries(api).at(-1)?.get("offset")).toBe("50"));
+    await waitFor(() => expect(historyQueries(api).at(-1)?.get("cursor")).toBe("c2"));
 
     await user.selectOptions(within(filters).getByLabelText("Origin"), "Measured by runs");
     await waitFor(() => expect(historyQueries(api).at(-1)?.get("imported")).toBe("false"));
-    expect(historyQueries(api).at(-1)?.get("offset")).toBe("0");
+    expect(historyQueries(api).at(-1)?.has("cursor")).toBe(false);
 
     await user.selectOptions(within(filters).getByLabelText("Target"), "efs-general");
     await waitFor(() => expect(historyQueries(api).at(-1)?.get("target_id")).toBe("4"));
@@ -157,8 +157,33 @@ describe("results page", () => {
     await waitFor(() => expect(historyQueries(api).at(-1)?.has("imported")).toBe(false));
   });
 
+  it("pages by cursor: older pages follow next_cursor, newer ones walk back, the total may be an estimate", async () => {
+    const older = makeResult({ id: 5, host_name: "older-client" });
+    const api = installFakeApi({
+      ...routes(),
+      "GET /api/v1/results": (request) =>
+        request.query.get("cursor") === "c2"
+          ? { body: resultPage([older], { total: 6_300_000, estimate: true }) }
+          : { body: resultPage([measured], { total: 6_300_000, nextCursor: "c2", estimate: true }) },
+    });
+    const { user } = renderApp("/results");
+
+    const pager = await screen.findByRole("navigation", { name: "Result pages" });
+    expect(pager).toHaveTextContent("1–1 of about 6,300,000");
+    expect(within(pager).getByRole("button", { name: "Newer" })).toBeDisabled();
+    await user.click(within(pager).getByRole("button", { name: "Older" }));
+
+    expect(await screen.findByRole("row", { name: /older-client/ })).toBeInTheDocument();
+    expect(pager).toHaveTextContent("51–51 of about 6,300,000");
+    expect(within(pager).getByRole("button", { name: "Older" })).toBeDisabled();
+    expect(historyQueries(api).at(-1)?.get("cursor")).toBe("c2");
+    await user.click(within(pager).getByRole("button", { name: "Newer" }));
+    expect(await screen.findByRole("row", { name: /nfs-client-01/ })).toBeInTheDocument();
+    expect(pager).toHaveTextContent("1–1 of about 6,300,000");
+  });
+
   it("says so when nothing matches", async () => {
-    installFakeApi({ ...routes(), "GET /api/v1/results": { body: page([]) } });
+    installFakeApi({ ...routes(), "GET /api/v1/results": { body: resultPage([]) } });
     renderApp("/results?storage_class=tape");
     expect(await screen.findByText("No results match these filters.")).toBeInTheDocument();
   });

@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import type { Schema } from "../../../lib/api/types";
+
+export type Schedule = Schema<"ScheduleOut">;
+export type Firing = Schema<"FiringOut">;
+
+export const schedulesQueryKey = ["schedules"] as const;
+
+export function listSchedulesQueryOptions() {
+  return queryOptions({
+    queryKey: [...schedulesQueryKey, "list"],
+    queryFn: ({ signal }) => apiRequest<Schema<"ScheduleList">>("/schedules", { signal }),
+  });
+}
+
+/** GET /schedules: every schedule of the team with its next slots and latest firing. */
+export function useSchedules() {
+  return useQuery(listSchedulesQueryOptions());
+}
