@@ -1,11 +1,13 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
+import { bundleBudget } from "./bundle-budget.ts";
 
 // The built SPA is served by the API process on the same origin, so every
 // API call uses a relative /api URL; in dev the Vite server proxies it.
 export default defineConfig({
   base: "/",
-  plugins: [react()],
+  // bundleBudget: prints the gzipped initial JavaScript and fails the build above 250 kB.
+  plugins: [react(), bundleBudget()],
   server: {
     proxy: {
       "/api": { target: "http://127.0.0.1:8000", changeOrigin: false },
