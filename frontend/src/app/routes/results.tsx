@@ -13,7 +13,6 @@ import { ResultsTable } from "../../features/results/components/results-table";
 import { useTargets } from "../../features/targets/api/list-targets";
 import type { ResultListParams } from "../../lib/api/types";
 import { canWrite } from "../../lib/roles";
-import { Pager } from "../../components/ui/pager";
 import { usePageTitle } from "../../lib/use-page-title";
 
 const PAGE_SIZE = 50;
@@ -60,7 +59,6 @@ export function ResultsRoute() {
   const chartResults = useResults({ ...query, limit: CHART_LIMIT });
   const targets = useTargets();
   const targetItems = targets.data?.items ?? [];
-  const total = results.data?.total ?? 0;
   const storageClasses = [
     ...new Set(
       [...targetItems, ...(chartResults.data?.items ?? [])].flatMap((item) => (item.storage_class ? [item.storage_class] : [])),
