@@ -4,6 +4,7 @@ import { ViewerNote } from "../../components/ui/viewer-note";
 import { useRole } from "../../features/auth/api/get-session";
 import { useHosts } from "../../features/hosts/api/list-hosts";
 import { AddHostForm } from "../../features/hosts/components/add-host-form";
+import { AddHostGuide } from "../../features/hosts/components/add-host-guide";
 import { EnrollmentTokens } from "../../features/hosts/components/enrollment-tokens";
 import { HostsTable } from "../../features/hosts/components/hosts-table";
 import { canWrite, isOwner } from "../../lib/roles";
@@ -25,6 +26,7 @@ export function HostsRoute() {
               <ShownOf page={hosts.data} noun="hosts" />
             </QueryState>
           </section>
+          <AddHostGuide canEnroll={isOwner(role)} />
           {isOwner(role) ? <EnrollmentTokens /> : null}
         </div>
         {canWrite(role) ? <AddHostForm /> : <ViewerNote action="add hosts" />}

@@ -5,12 +5,20 @@ import { FormField } from "../../../components/ui/form-field";
 import { fieldErrors } from "../../../lib/api-client";
 import type { HostCreated } from "../../../lib/api/types";
 import { useCreateHost } from "../api/create-host";
+import { useWorkerSetup, type WorkerSetup } from "../api/get-worker-setup";
+import { startCommandFor } from "./add-host-guide";
 
-function workerCommand(host: HostCreated): string {
-  // The token goes in a file: on the command line every user of the host could read it with ps.
+/** Install, token file, start: the token goes in a file (on the command line every user of the host
+ * could read it with ps); the server's own address comes from GET /hosts/setup. */
+function workerCommand(host: HostCreated, setup: WorkerSetup | undefined): string {
+  const server = setup?.server_url ?? window.location.origin;
+  const tokenFile = setup?.token_file ?? "/etc/storbench-token";
   return [
-    `install -m 600 /dev/null /etc/storbench-token && echo '${host.worker_token}' > /etc/storbench-token`,
-    `storbench-worker --server ${window.location.origin} --token-file /etc/storbench-token --name ${host.name} --allow <directory to benchmark>`,
+    ...(setup ? [setup.install_command] : []),
+    `install -m 600 /dev/null ${tokenFile} && echo '${host.worker_token}' > ${tokenFile}`,
+    setup
+      ? startCommandFor(setup, host.name)
+      : `storbench-worker --server ${server} --token-file ${tokenFile} --name ${host.name} --allow <DIRECTORY>`,
   ].join("\n");
 }
 
@@ -19,6 +27,7 @@ export function AddHostForm() {
   const [name, setName] = useState("");
   const [created, setCreated] = useState<HostCreated | null>(null);
   const createMutation = useCreateHost();
+  const setup = useWorkerSetup();
   const errors = fieldErrors(createMutation.error, ["name"]);
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -46,12 +55,14 @@ export function AddHostForm() {
           <FormField label="Worker token">
             {(control) => <input {...control} className="mono" readOnly value={created.worker_token} />}
           </FormField>
-          <p className="field-label">Start the worker on the host:</p>
+          <p className="field-label">
+            On the host, as root: install the worker, put the token in a file, start it (replace &lt;DIRECTORY&gt;):
+          </p>
           <pre className="code-block" aria-label="Worker start command">
-            <code>{workerCommand(created)}</code>
+            <code>{workerCommand(created, setup.data)}</code>
           </pre>
           <div className="button-row">
-            <CopyButton text={workerCommand(created)} label="Copy command" />
+            <CopyButton text={workerCommand(created, setup.data)} label="Copy command" />
             <button type="button" className="button" onClick={() => setCreated(null)}>
               Done
             </button>

@@ -12,7 +12,15 @@ describe("enrollment tokens", () => {
       "GET /api/v1/enrollment-tokens": { body: page([]) },
       "POST /api/v1/enrollment-tokens": {
         status: 201,
-        body: { ...makeEnrollmentToken({ id: 3, uses_left: 5 }), token: "sbe_enroll", command: "ignored" },
+        body: {
+          ...makeEnrollmentToken({ id: 3, uses_left: 5 }),
+          token: "sbe_enroll",
+          command: [
+            "apt-get install -y fio python3-venv && python3 -m venv /opt/storbench-worker && …",
+            "install -m 600 /dev/null /etc/storbench-token && echo sbe_enroll > /etc/storbench-token",
+            "storbench-worker --server http://192.0.2.10:8000 --token-file /etc/storbench-token --allow <DIRECTORY>",
+          ].join("\n"),
+        },
       },
     });
     const { user } = renderApp("/hosts");
@@ -27,13 +35,11 @@ describe("enrollment tokens", () => {
 
     const panel = await screen.findByRole("region", { name: "New enrollment token" });
     expect(within(panel).getByLabelText("Enrollment token")).toHaveValue("sbe_enroll");
+    // The server's complete command (its real address, the install, the token in a file), as sent.
     const command = within(panel).getByLabelText("Enrollment command");
-    // The token goes to a file: never on a command line, where every user of the host could read it.
-    expect(command).toHaveTextContent("echo 'sbe_enroll' > /etc/storbench-token");
-    expect(command).toHaveTextContent(
-      `storbench-worker --server ${window.location.origin} --token-file /etc/storbench-token --name <host name> --allow <directory to benchmark>`,
-    );
-    expect(command).not.toHaveTextContent("--token sbe_enroll");
+    expect(command).toHaveTextContent("echo sbe_enroll > /etc/storbench-token");
+    expect(command).toHaveTextContent("storbench-worker --server http://192.0.2.10:8000 --token-file");
+    expect(within(panel).getByRole("button", { name: "Copy command" })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/enrollment-tokens")[0]?.body).toEqual({
       name: "rack 4",
       expires_in_hours: 24,

@@ -16,16 +16,6 @@ import { useRevokeEnrollmentToken } from "../api/revoke-enrollment-token";
 
 const FIELDS = ["name", "expires_in_hours", "uses"] as const;
 
-/** What to run on a new host: the token goes in a file (never on the command line, where `ps` shows it),
- * and the worker enrolls itself under its name, lending only the directories named by --allow. */
-export function enrollCommand(token: string, hostName = "<host name>"): string {
-  return [
-    "apt-get install -y fio && pip install ./fio ./worker  # in a clone of storbench",
-    `install -m 600 /dev/null /etc/storbench-token && echo '${token}' > /etc/storbench-token`,
-    `storbench-worker --server ${window.location.origin} --token-file /etc/storbench-token --name ${hostName} --allow <directory to benchmark>`,
-  ].join("\n");
-}
-
 /** Owners: tokens with which hosts enroll themselves, shown once, listed and revoked. */
 export function EnrollmentTokens() {
   const tokens = useEnrollmentTokens();
@@ -88,8 +78,11 @@ function NewEnrollmentToken() {
           createMutation.reset();
         }}
       >
-        <p className="field-label">On each new host (replace the host name and the directories fio may use):</p>
-        <CommandBlock label="Enrollment command" command={enrollCommand(created.token)} copyLabel="Copy command" />
+        <p className="field-label">
+          On each new host, as root (replace &lt;DIRECTORY&gt; with the directory the worker may benchmark; the host
+          takes the machine&apos;s name):
+        </p>
+        <CommandBlock label="Enrollment command" command={created.command} copyLabel="Copy command" />
       </OneTimeSecret>
     );
   }

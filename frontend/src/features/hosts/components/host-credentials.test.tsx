@@ -55,7 +55,7 @@ describe("host credentials (owners)", () => {
       "GET /api/v1/enrollment-tokens": { body: page([]) },
       "POST /api/v1/enrollment-tokens": {
         status: 201,
-        body: { ...makeEnrollmentToken({ id: 9, uses_left: 1, replaces_host_id: 6 }), token: "sbe_again", command: "" },
+        body: { ...makeEnrollmentToken({ id: 9, uses_left: 1, replaces_host_id: 6 }), token: "sbe_again", command: "storbench-worker --server http://192.0.2.10:8000 --token-file /etc/storbench-token --name lost-client --allow <DIRECTORY>" },
       },
     });
     const { user } = renderApp("/hosts");

@@ -6,7 +6,6 @@ import type { EnrollmentTokenCreated, Host, HostCredential } from "../../../lib/
 import { useCreateEnrollmentToken } from "../api/create-enrollment-token";
 import { useRevokeHost } from "../api/revoke-host";
 import { useRotateHostCredential } from "../api/rotate-host-credential";
-import { enrollCommand } from "./enrollment-tokens";
 
 type Asking = "rotate" | "revoke" | null;
 
@@ -51,7 +50,7 @@ export function HostCredentials({ host }: { host: Host }) {
       >
         <CommandBlock
           label={`Enrollment command for ${host.name}`}
-          command={enrollCommand(replacement.token, host.name)}
+          command={replacement.command}
           copyLabel="Copy command"
         />
       </OneTimeSecret>

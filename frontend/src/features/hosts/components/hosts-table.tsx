@@ -2,6 +2,7 @@ import { StatusBadge } from "../../../components/ui/status-badge";
 import type { Host } from "../../../lib/api/types";
 import { formatBytes, formatDateTime, formatRelativeTime } from "../../../lib/format";
 import { useNow } from "../../../lib/use-now";
+import { HostActions } from "./host-actions";
 import { HostCredentials } from "./host-credentials";
 import { HostLabels } from "./host-labels";
 
@@ -37,7 +38,7 @@ export function HostsTable({
   canManage?: boolean;
 }) {
   const now = useNow(15_000);
-  if (hosts.length === 0) return <p className="muted">No hosts yet. Add one to get a worker token.</p>;
+  if (hosts.length === 0) return <p className="muted">No hosts yet. Add one with the commands below.</p>;
   return (
     <table className="table">
       <caption className="sr-only">Hosts</caption>
@@ -50,6 +51,7 @@ export function HostsTable({
           <th scope="col">fio version</th>
           <th scope="col">Allowed paths</th>
           <th scope="col">Facts</th>
+          {canEdit ? <th scope="col">Actions</th> : null}
           {canManage ? <th scope="col">Credential</th> : null}
         </tr>
       </thead>
@@ -75,6 +77,11 @@ export function HostsTable({
             <td>{host.fio_version ?? "—"}</td>
             <td className="mono small">{allowedPaths(host.facts)}</td>
             <td className="mono small">{factSummary(host.facts) || "—"}</td>
+            {canEdit ? (
+              <td>
+                <HostActions host={host} canManage={canManage} />
+              </td>
+            ) : null}
             {canManage ? (
               <td>
                 <HostCredentials host={host} />
