@@ -23,6 +23,8 @@ depends_on: str | Sequence[str] | None = None
 _INDEXES = {
     "ix_results_team_measured": ["team_id", "measured_at", "id"],
     "ix_results_team_target_measured": ["team_id", "target_id", "measured_at", "id"],
+    # A trend is one job on one target (history.repository.trend_points): exactly its rows, in order.
+    "ix_results_team_target_job_measured": ["team_id", "target_id", "job_name", "measured_at", "id"],
     "ix_results_team_class_measured": ["team_id", "storage_class", "measured_at", "id"],
     "ix_results_team_job_measured": ["team_id", "job_name", "measured_at", "id"],
     "ix_results_team_label_measured": ["team_id", "label", "measured_at", "id"],

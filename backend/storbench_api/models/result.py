@@ -34,6 +34,7 @@ class Result(TimestampMixin, Base):
         # (migration 0013): a page walks one index backwards from its cursor and stops at `limit`.
         Index("ix_results_team_measured", "team_id", "measured_at", "id"),
         Index("ix_results_team_target_measured", "team_id", "target_id", "measured_at", "id"),
+        Index("ix_results_team_target_job_measured", "team_id", "target_id", "job_name", "measured_at", "id"),
         Index("ix_results_team_class_measured", "team_id", "storage_class", "measured_at", "id"),
         Index("ix_results_team_job_measured", "team_id", "job_name", "measured_at", "id"),
         Index("ix_results_team_label_measured", "team_id", "label", "measured_at", "id"),
