@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, saveScreenshot, signIn, test } from "./fixtures";
+
+// Unique names: the specs share one database.
+const suffix = Date.now().toString(36);
+const scratch = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", `e2e-paste-${suffix}`);
+const TARGET = `paste target ${suffix}`;
+const PLAN = `cloud disk randread ${suffix}`;
+// The cloud block-storage guide's random read IOPS command (METHODOLOGY.md), as a user copies it,
+// shortened to seconds: a 16 MiB file for 3 s instead of 1 GiB for 1000 s.
+const VENDOR_COMMAND =
+  "fio -direct=1 -iodepth=128 -rw=randread -ioengine=libaio -bs=4k -size=16M -numjobs=1 " +
+  "-runtime=3 -time_based -group_reporting -filename=iotest -name=Rand_Read_Testing";
+
+async function waitForCompleted(page: Page): Promise<number> {
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  await expect(page.getByRole("status").first()).toHaveText("completed", { timeout: 90_000 });
+  return Number(new URL(page.url()).pathname.split("/").pop());
+}
+
+test("a pasted vendor command becomes a plan, runs twice with labels and the two runs are compared", async ({
+  page,
+}) => {
+  fs.mkdirSync(scratch, { recursive: true });
+  await signIn(page);
+  await page.getByRole("link", { name: "Hosts" }).click();
+  await expect(page.getByRole("row", { name: /localhost/ })).toContainText(/online|busy/, { timeout: 30_000 });
+
+  await page.getByRole("link", { name: "Targets" }).click();
+  const targetForm = page.getByRole("form", { name: "New target" });
+  await targetForm.getByLabel("Name").fill(TARGET);
+  await targetForm.getByLabel("Host").selectOption({ label: "localhost" });
+  await targetForm.getByLabel("Path").fill(scratch);
+  await targetForm.getByRole("button", { name: /create|add|save/i }).click();
+  await expect(page.getByRole("row", { name: new RegExp(TARGET) })).toBeVisible();
+
+  // Paste the command as the guide prints it; the API reads it into one job.
+  await page.getByRole("link", { name: "Plans" }).click();
+  const planForm = page.getByRole("form", { name: "New plan" });
+  await planForm.getByLabel("Plan name").fill(PLAN);
+  await planForm.getByLabel("fio job file or command line").fill(VENDOR_COMMAND);
+  await expect(planForm.getByRole("group", { name: "Job 1: Rand_Read_Testing" })).toBeVisible();
+  await planForm.getByRole("button", { name: "Save plan" }).click();
+  await expect(planForm.getByRole("status")).toHaveText(`Plan ${PLAN} saved.`);
+
+  // Run it now from the plans list, labelled.
+  const planRow = page.getByRole("row", { name: new RegExp(PLAN) });
+  await expect(planRow).toContainText("iodepth=128");
+  await planRow.getByRole("button", { name: `Run ${PLAN} now` }).click();
+  const runNow = planRow.getByRole("form", { name: `Run ${PLAN}` });
+  await runNow.getByLabel("Target").selectOption({ label: `${TARGET} (localhost:${scratch})` });
+  await runNow.getByLabel("Run label").fill("nconnect=1");
+  await runNow.getByRole("button", { name: "Start run of v1" }).click();
+  const first = await waitForCompleted(page);
+  await expect(page.getByTestId("run-label")).toHaveText("nconnect=1");
+  await expect(page.getByText("Plan", { exact: true }).locator("xpath=following-sibling::dd")).toHaveText(
+    `${PLAN} (version 1)`,
+  );
+
+  // Run it again from its page, and label the second run there.
+  await page.getByRole("button", { name: "Run again" }).click();
+  await expect(page).not.toHaveURL(new RegExp(`/runs/${first}$`));
+  await page.getByRole("button", { name: "Edit label and note" }).click();
+  const labelForm = page.getByRole("form", { name: "Label and note" });
+  await labelForm.getByLabel("Run label").fill("nconnect=8");
+  await labelForm.getByLabel("Run note").fill("remounted with nconnect=8");
+  await labelForm.getByRole("button", { name: "Save label and note" }).click();
+  await expect(page.getByTestId("run-label")).toHaveText("nconnect=8");
+  const second = await waitForCompleted(page);
+  expect(second).not.toBe(first);
+
+  // Both runs in the list with their label and headline figure; filter by label, select, compare.
+  await page.getByRole("link", { name: "Runs" }).click();
+  await page.getByLabel("Label filter").fill("nconnect");
+  const firstRow = page.getByRole("row", { name: new RegExp(`#${first}\\b`) });
+  const secondRow = page.getByRole("row", { name: new RegExp(`#${second}\\b`) });
+  await expect(firstRow).toContainText("nconnect=1");
+  await expect(secondRow).toContainText("nconnect=8");
+  await expect(firstRow).toContainText(/IOPS · p99 \d/);
+  await expect(secondRow).toContainText(/IOPS · p99 \d/);
+  await expect(page).toHaveURL(/label=nconnect/);
+  await firstRow.getByRole("checkbox", { name: `Select run #${first} to compare` }).check();
+  await secondRow.getByRole("checkbox", { name: `Select run #${second} to compare` }).check();
+  await page.getByRole("link", { name: "Compare 2 runs" }).click();
+
+  await expect(page).toHaveURL(/\/compare\?ids=\d+,\d+$/);
+  await expect(page).toHaveTitle(/Compare · storbench/);
+  await expect(page.getByRole("heading", { name: /Compare/, level: 1 })).toBeVisible();
+  await saveScreenshot(page, "paste-plan-compare");
+});
