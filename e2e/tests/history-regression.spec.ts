@@ -1,0 +1,137 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, saveScreenshot, signIn, test } from "./fixtures";
+
+const scratch = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", "e2e-history");
+const TARGET = "history nas";
+const JOB = "nightly-randread";
+// Nine nights near 10,000 IOPS, then four near 7,000: the tenth night is a regression.
+const NIGHTS = [10_050, 9_900, 10_100, 9_950, 10_000, 10_080, 9_920, 10_010, 9_990, 7_020, 6_950, 7_080, 6_990];
+const FIRST_NIGHT = Date.UTC(2026, 0, 1) / 1000;
+
+/** One real fio json+ output (a second of 4 KiB random reads in the scratch directory). */
+function realFioOutput(): Record<string, unknown> {
+  fs.mkdirSync(scratch, { recursive: true });
+  const stdout = execFileSync(
+    "fio",
+    [
+      `--name=${JOB}`,
+      "--rw=randread",
+      "--bs=4k",
+      "--size=4m",
+      "--runtime=1",
+      "--time_based",
+      "--ioengine=psync",
+      "--output-format=json+",
+      `--directory=${scratch}`,
+    ],
+    { encoding: "utf-8" },
+  );
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/** The output as if measured on `night` with `iops` (bandwidth and latency to match). */
+function nightOutput(base: Record<string, unknown>, night: number, iops: number): string {
+  const doc = structuredClone(base) as {
+    timestamp: number;
+    timestamp_ms: number;
+    jobs: { read: Record<string, number | Record<string, unknown>> }[];
+  };
+  doc.timestamp = FIRST_NIGHT + night * 86_400;
+  doc.timestamp_ms = doc.timestamp * 1000;
+  const read = doc.jobs[0]!.read;
+  const latencyNs = 1e9 / iops;
+  read.iops = iops;
+  read.iops_mean = iops;
+  read.bw_bytes = Math.round(iops * 4096);
+  read.bw = Math.round((iops * 4096) / 1024);
+  for (const key of ["lat_ns", "clat_ns"]) {
+    const stats = read[key] as { mean: number; min: number; max: number; percentile?: Record<string, number> };
+    stats.mean = latencyNs;
+    stats.min = Math.min(stats.min, latencyNs);
+    stats.max = Math.max(stats.max, latencyNs * 3);
+    for (const percentile of Object.keys(stats.percentile ?? {})) {
+      stats.percentile![percentile] = Math.round(latencyNs * (percentile.startsWith("99") ? 2 : 1));
+    }
+  }
+  return JSON.stringify(doc);
+}
+
+/** The session's CSRF token, which writes through page.request must send. */
+async function csrf(page: Page): Promise<Record<string, string>> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === "storbench_csrf");
+  return { "X-CSRF-Token": cookie?.value ?? "" };
+}
+
+async function createTarget(page: Page, request: APIRequestContext): Promise<number> {
+  const headers = await csrf(page);
+  let hostId = 0;
+  await expect(async () => {
+    const hosts = (await (await request.get("/api/v1/hosts")).json()) as { items: { id: number; name: string; status: string }[] };
+    const localhost = hosts.items.find((h) => h.name === "localhost" && h.status !== "offline");
+    expect(localhost).toBeDefined();
+    hostId = localhost!.id;
+  }).toPass({ timeout: 30_000 });
+  const created = await request.post("/api/v1/targets", {
+    headers,
+    data: { name: TARGET, host_id: hostId, path: scratch, kind: "directory" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { id: number }).id;
+}
+
+test("a trend shows the regression found in a target's history, and it is acknowledged", async ({ page }) => {
+  await signIn(page);
+  const base = realFioOutput();
+  const targetId = await createTarget(page, page.request);
+
+  // Thirteen nights of fio outputs imported into the target's history, as a CI job would.
+  const headers = await csrf(page);
+  for (const [night, iops] of NIGHTS.entries()) {
+    const imported = await page.request.post("/api/v1/results/import", {
+      headers,
+      multipart: {
+        file: { name: `night-${night}.json`, mimeType: "application/json", buffer: Buffer.from(nightOutput(base, night, iops)) },
+        target_id: String(targetId),
+      },
+    });
+    expect(imported.status(), await imported.text()).toBe(201);
+  }
+
+  // The trend: pick the target, its job and the figure.
+  await page.getByRole("link", { name: "History", exact: true }).click();
+  await expect(page).toHaveTitle("History · storbench");
+  await page.getByLabel("Target").selectOption({ label: TARGET });
+  await page.getByLabel("Job and direction").selectOption({ label: `${JOB} · read (13)` });
+  await page.getByLabel("Figure").selectOption({ label: "IOPS" });
+  const chart = page.getByRole("figure", { name: `IOPS of ${JOB} (read) over time` });
+  await expect(chart).toContainText("13 results, oldest first");
+  await expect(chart.locator(".recharts-reference-line")).toHaveCount(1);
+  await expect(chart).toContainText("regression −29.8 %");
+  const changes = page.getByRole("table", { name: "Changes on this trend" });
+  const change = changes.getByRole("row", { name: /regression/ });
+  await expect(change).toContainText("2026-01-10");
+  await expect(change).toContainText("not yet");
+
+  // The regressions page counts it, and a member acknowledges it with a comment.
+  await page.getByRole("link", { name: /unacknowledged regressions?/ }).click();
+  await expect(page).toHaveURL(/\/regressions$/);
+  await expect(page.getByText("4 regressions not yet acknowledged.")).toBeVisible();
+  const row = page.getByRole("table", { name: "Changes found" }).getByRole("row", { name: new RegExp(`${TARGET} · ${JOB} · read · IOPS`) });
+  await row.getByRole("button", { name: /Acknowledge regression/ }).click();
+  await row.getByLabel("Comment").fill("storage pool moved to HDD tier; ticket OPS-42");
+  await row.getByRole("button", { name: "Acknowledge", exact: true }).click();
+  await expect(page.getByText("3 regressions not yet acknowledged.")).toBeVisible();
+  await expect(row).toContainText("storage pool moved to HDD tier; ticket OPS-42");
+
+  // Back on the trend: the mark stays, now acknowledged.
+  await row.getByRole("link", { name: new RegExp(`${TARGET} · ${JOB} · read · IOPS`) }).click();
+  await expect(page).toHaveURL(/\/history\?target_id=\d+&job=nightly-randread&metric=iops&direction=read/);
+  await expect(page.getByRole("table", { name: "Changes on this trend" }).getByRole("row", { name: /regression/ })).toContainText(
+    "storage pool moved to HDD tier",
+  );
+  await expect(page.getByRole("figure", { name: `IOPS of ${JOB} (read) over time` }).locator(".recharts-reference-line")).toHaveCount(1);
+  await saveScreenshot(page, "history-regression");
+});
