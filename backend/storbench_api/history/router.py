@@ -9,19 +9,19 @@ from storbench_api.errors import Conflict, NotFound
 from storbench_api.history import service
 from storbench_api.history.schemas import (
     AcknowledgeIn,
+    ChangeKind,
     ChangePointList,
     ChangePointOut,
     CheckOut,
-    Direction,
-    Figure,
-    Kind,
     PolicyIn,
     PolicyOut,
     SeriesList,
+    TrendDirection,
+    TrendFigure,
     TrendOut,
 )
 from storbench_api.ids import MAX_ID, IdPath, OptionalIdQuery
-from storbench_api.openapi import errors
+from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.pagination import Page, page_params
 from storbench_api.wire import NO_NUL
 
@@ -38,8 +38,8 @@ def get_trend(
     principal: ReadAccess,
     target_id: RequiredId,
     job: Annotated[str, Query(min_length=1, max_length=120, pattern=NO_NUL)],
-    metric: Figure = Figure.iops,
-    direction: Direction = Direction.read,
+    metric: TrendFigure = TrendFigure.iops,
+    direction: TrendDirection = TrendDirection.read,
     fingerprint: Annotated[str | None, Query(min_length=1, max_length=64, pattern=NO_NUL)] = None,
     limit: Annotated[
         int, Query(ge=1, le=service.TREND_MAX_POINTS, description="newest points to return")
@@ -87,7 +87,12 @@ def get_policy(db: DB, principal: ReadAccess) -> PolicyOut:
     return service.describe_policy(db, principal.team_id)
 
 
-@router.put("/history/policy", response_model=PolicyOut, summary="Choose how the team finds changes")
+@router.put(
+    "/history/policy",
+    response_model=PolicyOut,
+    summary="Choose how the team finds changes",
+    openapi_extra=rules_beyond_schema("percent and zscore need a threshold; e_divisive takes none"),
+)
 def put_policy(body: PolicyIn, db: DB, principal: OwnerAccess) -> PolicyOut:
     """Owners: e_divisive (default), or percent / zscore with a threshold; applies to new results."""
     policy = service.set_policy(db, principal, body)
@@ -101,7 +106,7 @@ def list_regressions(
     principal: ReadAccess,
     page: Annotated[Page, page_params(default_limit=50, max_limit=500)],
     acknowledged: bool | None = None,
-    kind: Kind | None = None,
+    kind: ChangeKind | None = None,
     target_id: OptionalIdQuery = None,
 ) -> ChangePointList:
     """Regressions and improvements, newest first, with how many regressions await acknowledgement."""
