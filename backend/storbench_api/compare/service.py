@@ -203,7 +203,10 @@ def _rows(sides: list[_Side], references: list[int]) -> list[FigureRow]:
 
 
 def _title(side: _Side, sides: list[_Side]) -> str:
-    parts = [side.series, side.job_name]
+    # Only what tells the sides apart: the job and host when they differ between sides.
+    parts = [side.series]
+    if len({s.job_name for s in sides}) > 1:
+        parts.append(side.job_name)
     if len({s.host_name for s in sides}) > 1:
         parts.append(side.host_name)
     twins = [
