@@ -19,6 +19,7 @@ import { SchedulesRoute } from "./routes/schedules";
 import { TargetsRoute } from "./routes/targets";
 import { TeamRoute } from "./routes/team";
 import { TokensRoute } from "./routes/tokens";
+import { WebhooksRoute } from "./routes/webhooks";
 
 export function AppRoutes() {
   return (
@@ -46,6 +47,7 @@ export function AppRoutes() {
         <Route path="team" element={<TeamRoute />} />
         <Route path="audit" element={<AuditRoute />} />
         <Route path="settings/tokens" element={<TokensRoute />} />
+        <Route path="settings/webhooks" element={<WebhooksRoute />} />
         <Route path="settings/account" element={<AccountRoute />} />
         <Route path="*" element={<NotFoundRoute />} />
       </Route>

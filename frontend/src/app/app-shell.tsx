@@ -21,6 +21,7 @@ const NAV = [
   { to: "/hosts", label: "Hosts", end: false, ownersOnly: false },
   { to: "/team", label: "Team", end: false, ownersOnly: false },
   { to: "/settings/tokens", label: "Tokens", end: false, ownersOnly: true },
+  { to: "/settings/webhooks", label: "Webhooks", end: false, ownersOnly: true },
   { to: "/audit", label: "Audit", end: false, ownersOnly: true },
 ];
 

@@ -91,12 +91,10 @@ describe("Schedules page", () => {
   }, 30_000);
 
   it("lists schedules with their next slots, disables one and shows missed slots in its firings", async () => {
-    const schedule = makeSchedule({
-      missed_total: 4,
-      last_firing: {
-        id: 9, slot_at: "2026-11-23T01:00:00Z", status: "started", reason: null, missed_count: 1, run_id: 71, created_at: "2026-11-23T01:00:02Z",
-      },
-    });
+    const lastFiring: Schema<"FiringOut"> = {
+      id: 9, slot_at: "2026-11-23T01:00:00Z", status: "started", reason: null, missed_count: 1, run_id: 71, created_at: "2026-11-23T01:00:02Z",
+    };
+    const schedule = makeSchedule({ missed_total: 4, last_firing: lastFiring });
     const api = installFakeApi({
       ...shellRoutes(),
       "GET /api/v1/schedules": { body: page([schedule]) },
@@ -107,7 +105,7 @@ describe("Schedules page", () => {
       "GET /api/v1/schedules/4/firings": {
         body: {
           items: [
-            schedule.last_firing,
+            lastFiring,
             { id: 8, slot_at: "2026-11-22T01:00:00Z", status: "missed", reason: "no scheduler ran at this time", missed_count: 3, run_id: null, created_at: "2026-11-23T01:00:02Z" },
             { id: 7, slot_at: "2026-11-18T01:00:00Z", status: "failed", reason: "the run was refused: host offline", missed_count: 1, run_id: null, created_at: "2026-11-18T01:00:01Z" },
           ],

@@ -1,0 +1,19 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import type { Schema } from "../../../lib/api/types";
+
+export type Webhook = Schema<"WebhookOut">;
+
+export const webhooksQueryKey = ["webhooks"] as const;
+
+export function listWebhooksQueryOptions() {
+  return queryOptions({
+    queryKey: [...webhooksQueryKey, "list"],
+    queryFn: ({ signal }) => apiRequest<Schema<"WebhookList">>("/webhooks", { signal }),
+  });
+}
+
+/** GET /webhooks (owners): URLs, events, and how the latest delivery went. */
+export function useWebhooks(enabled = true) {
+  return useQuery({ ...listWebhooksQueryOptions(), enabled });
+}

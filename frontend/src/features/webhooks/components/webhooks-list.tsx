@@ -1,0 +1,89 @@
+import { useState } from "react";
+import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
+import { ConfirmAction } from "../../../components/ui/confirm-action";
+import { useDeleteWebhook } from "../api/delete-webhook";
+import type { Webhook } from "../api/list-webhooks";
+import { useSendTestEvent } from "../api/send-test-event";
+import { useUpdateWebhook } from "../api/update-webhook";
+import { DeliveryBadge } from "./delivery-badge";
+import { DeliveryLog } from "./delivery-log";
+
+/** Each webhook with its events, a test event, pause/resume, delete, and its delivery log. */
+export function WebhooksList({ webhooks }: { webhooks: Webhook[] }) {
+  const [open, setOpen] = useState<number | null>(null);
+  const testMutation = useSendTestEvent();
+  const updateMutation = useUpdateWebhook();
+  const deleteMutation = useDeleteWebhook();
+  const error = testMutation.error ?? updateMutation.error ?? deleteMutation.error;
+  return (
+    <>
+      {error ? <ApiErrorAlert error={error} title="Could not change the webhook" /> : null}
+      <ul className="plain-list">
+        {webhooks.map((webhook) => {
+          const name = webhook.description ? `${webhook.description} (${webhook.url})` : webhook.url;
+          return (
+            <li key={webhook.id} className="panel" aria-label={`Webhook ${webhook.url}`}>
+              <p>
+                <strong className="mono">{webhook.url}</strong>{" "}
+                {webhook.active ? null : <span className="badge badge-muted">paused</span>}
+              </p>
+              {webhook.description ? <p className="small">{webhook.description}</p> : null}
+              <p className="small">
+                Events: {webhook.events.join(", ")}
+                {webhook.latest_delivery ? (
+                  <>
+                    {" "}
+                    · latest delivery <DeliveryBadge status={webhook.latest_delivery.status} />
+                    {webhook.latest_delivery.last_status_code !== null ? ` HTTP ${webhook.latest_delivery.last_status_code}` : ""}
+                  </>
+                ) : null}
+              </p>
+              <div className="button-row">
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-label={`Send a test event to ${name}`}
+                  disabled={testMutation.isPending}
+                  onClick={() => {
+                    testMutation.mutate(webhook.id);
+                    setOpen(webhook.id);
+                  }}
+                >
+                  Send test event
+                </button>
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-expanded={open === webhook.id}
+                  aria-label={`Delivery log of ${name}`}
+                  onClick={() => setOpen(open === webhook.id ? null : webhook.id)}
+                >
+                  Delivery log
+                </button>
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-label={`${webhook.active ? "Pause" : "Resume"} ${name}`}
+                  disabled={updateMutation.isPending}
+                  onClick={() => updateMutation.mutate({ id: webhook.id, body: { active: !webhook.active } })}
+                >
+                  {webhook.active ? "Pause" : "Resume"}
+                </button>
+                <ConfirmAction
+                  label="Delete"
+                  name={`Delete ${name}`}
+                  groupLabel={`Confirm deleting ${name}`}
+                  question={<>Delete this webhook and its delivery log?</>}
+                  confirmLabel="Delete webhook"
+                  disabled={deleteMutation.isPending}
+                  onConfirm={() => deleteMutation.mutate(webhook.id)}
+                />
+              </div>
+              {open === webhook.id ? <DeliveryLog webhookId={webhook.id} url={webhook.url} /> : null}
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
