@@ -106,7 +106,8 @@ def _download(file: controls.Download) -> Response:
 _TEXT_FILE = {"text/plain": {"schema": {"type": "string"}}}
 
 
-@router.patch("/{result_id}", response_model=ResultOut, summary="Relabel a result")
+# ":int": only digits are a result id, so /results/import is never read as one (PATCH on it is a 405).
+@router.patch("/{result_id:int}", response_model=ResultOut, summary="Relabel a result")
 def relabel_result(result_id: IdPath, body: ResultLabelIn, db: DB, principal: WriteAccess) -> ResultOut:
     """Set the label it is compared under (null or blank clears it); recorded in the audit log."""
     (result,) = controls.relabel(db, principal, [result_id], body.label)
@@ -114,7 +115,9 @@ def relabel_result(result_id: IdPath, body: ResultLabelIn, db: DB, principal: Wr
     return service.describe(result)
 
 
-@router.patch("", response_model=RelabelledOut, summary="Relabel several results at once")
+@router.patch(
+    "", response_model=RelabelledOut, summary="Relabel several results at once", responses=errors(NotFound)
+)
 def relabel_results(body: ResultsLabelIn, db: DB, principal: WriteAccess) -> RelabelledOut:
     """Give every listed result one label; nothing changes when one of them is not the team's (404)."""
     results = controls.relabel(db, principal, body.ids, body.label)
@@ -122,7 +125,7 @@ def relabel_results(body: ResultsLabelIn, db: DB, principal: WriteAccess) -> Rel
     return RelabelledOut(items=[service.describe(r) for r in results])
 
 
-@router.delete("/{result_id}", status_code=204, summary="Delete a result (owners)")
+@router.delete("/{result_id:int}", status_code=204, summary="Delete a result (owners)")
 def delete_result(result_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     """Remove it from the history (its raw output too once no other result uses it); audited."""
     controls.delete(db, principal, result_id)
@@ -131,7 +134,7 @@ def delete_result(result_id: IdPath, db: DB, principal: OwnerAccess) -> Response
 
 
 @router.get(
-    "/{result_id}/raw",
+    "/{result_id:int}/raw",
     response_class=Response,
     summary="Download fio's raw output",
     responses={
@@ -147,7 +150,7 @@ def download_raw_output(result_id: IdPath, db: DB, principal: ReadAccess) -> Res
 
 
 @router.get(
-    "/{result_id}/job-file",
+    "/{result_id:int}/job-file",
     response_class=Response,
     summary="Download the job file",
     responses={200: {"description": "an fio job file", "content": _TEXT_FILE}},
