@@ -168,6 +168,7 @@ def start_redis(public_host: str) -> tuple[subprocess.Popen[bytes], str, str]:
     deadline = time.monotonic() + 15
     while not _redis_answers(REDIS_PORT, password):
         if redis.poll() is not None or time.monotonic() > deadline:
+            stop([redis])
             raise SystemExit(f"Redis did not start on port {REDIS_PORT}; see {folder / 'redis.log'}")
         time.sleep(0.2)
     return redis, api_url, f"redis://{public_host}:{REDIS_PORT}/0"
@@ -186,7 +187,7 @@ def _redis_answers(port: int, password: str) -> bool:
         return False
 
 
-def remote_environment(env: dict[str, str], children: list[subprocess.Popen[bytes]]) -> None:
+def remote_environment(env: dict[str, str], brokers: list[subprocess.Popen[bytes]]) -> None:
     """Make env the remote mode's: a public URL, a reachable broker, a secret of this installation."""
     public_url = env.get("STORBENCH_PUBLIC_URL") or f"http://{this_machines_address()}:{PORT}"
     env["STORBENCH_PUBLIC_URL"] = public_url.rstrip("/")
@@ -194,7 +195,7 @@ def remote_environment(env: dict[str, str], children: list[subprocess.Popen[byte
     env.setdefault("STORBENCH_SECRET_KEY", _secret(DATA / "secret-key"))
     if not env.get("STORBENCH_BROKER_URL"):
         redis, env["STORBENCH_BROKER_URL"], worker_url = start_redis(public_host)
-        children.append(redis)
+        brokers.append(redis)
         env.setdefault("STORBENCH_WORKER_BROKER_URL", worker_url)
     elif not env.get("STORBENCH_WORKER_BROKER_URL"):
         given = urlsplit(env["STORBENCH_BROKER_URL"])
@@ -227,6 +228,7 @@ def main() -> None:
         say("using STORBENCH_DATABASE_URL / STORBENCH_BROKER_URL from the environment")
     DATA.mkdir(parents=True, exist_ok=True)
     children: list[subprocess.Popen[bytes]] = []
+    brokers: list[subprocess.Popen[bytes]] = []
 
     def on_signal(signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
@@ -234,7 +236,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, on_signal)
     try:
         if REMOTE:
-            remote_environment(env, children)
+            remote_environment(env, brokers)
+            children.extend(brokers)
         scratch = DATA / "scratch"
         token_file = DATA / "localhost-worker.token"
         say("preparing the database, the first admin and this machine as host 'localhost'")
@@ -308,7 +311,9 @@ def main() -> None:
     except KeyboardInterrupt:
         say("stopping")
     finally:
-        stop(children)
+        # Redis last: the API and workers leave it cleanly first.
+        stop([child for child in children if child not in brokers])
+        stop(brokers)
         say("stopped")
 
 

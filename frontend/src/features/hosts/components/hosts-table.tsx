@@ -40,6 +40,7 @@ export function HostsTable({
   const now = useNow(15_000);
   if (hosts.length === 0) return <p className="muted">No hosts yet. Add one with the commands below.</p>;
   return (
+    <div className="table-scroll">
     <table className="table">
       <caption className="sr-only">Hosts</caption>
       <thead>
@@ -91,5 +92,6 @@ export function HostsTable({
         ))}
       </tbody>
     </table>
+    </div>
   );
 }
