@@ -9,10 +9,12 @@ import { useResults } from "../../features/results/api/list-results";
 import { ImportResultsForm } from "../../features/results/components/import-results-form";
 import { ResultsFilters, type ResultFilterValues } from "../../features/results/components/results-filters";
 import { ResultsPager } from "../../features/results/components/results-pager";
+import { ResultsSelectionBar } from "../../features/results/components/results-selection-bar";
 import { ResultsTable } from "../../features/results/components/results-table";
+import { useResultSelection } from "../../features/results/hooks/use-result-selection";
 import { useTargets } from "../../features/targets/api/list-targets";
 import type { ResultListParams } from "../../lib/api/types";
-import { canWrite } from "../../lib/roles";
+import { canWrite, isOwner } from "../../lib/roles";
 import { usePageTitle } from "../../lib/use-page-title";
 
 const PAGE_SIZE = 50;
@@ -47,6 +49,7 @@ const PARAM_OF: Record<keyof ResultFilterValues, string> = {
 export function ResultsRoute() {
   usePageTitle("Results");
   const role = useRole();
+  const selection = useResultSelection();
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const cursor = params.get("cursor") ?? "";
@@ -108,7 +111,17 @@ export function ResultsRoute() {
               onChange={updateFilters}
             />
             <QueryState isPending={results.isPending} error={results.error} label="results">
-              <ResultsTable results={results.data?.items ?? []} targets={targetItems} />
+              <ResultsSelectionBar selected={selection.ids} canRelabel={canWrite(role)} onClear={selection.clear} />
+              <ResultsTable
+                results={results.data?.items ?? []}
+                targets={targetItems}
+                controls={{
+                  selected: selection.selected,
+                  onToggle: selection.toggle,
+                  canRelabel: canWrite(role),
+                  canDelete: isOwner(role),
+                }}
+              />
               <ResultsPager
                 pageIndex={pageIndex}
                 pageSize={PAGE_SIZE}

@@ -3,7 +3,7 @@ import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { fieldErrors } from "../../../lib/api-client";
 import type { ResultImport, Target } from "../../../lib/api/types";
-import { formatBytes, formatIops } from "../../../lib/format";
+import { formatBytes, formatDateTime, formatIops } from "../../../lib/format";
 import { activeDirections } from "../../../lib/latency";
 import { MAX_IMPORT_BYTES, useImportResults } from "../api/import-results";
 
@@ -150,12 +150,20 @@ export function ImportResultsForm({ targets }: { targets: ImportTargetOption[] }
 
 function ImportSummary({ report }: { report: ResultImport }) {
   const count = report.results.length;
+  const ids = report.results.map((result) => `#${result.id}`).join(", ");
   return (
-    <div role="status" className="alert alert-ok">
-      <p>
-        Imported {count} result{count === 1 ? "" : "s"} from {FORMAT_NAMES[report.source_format] ?? report.source_format}
-        {report.fio_version ? ` (${report.fio_version})` : " (fio version not stated)"}.
-      </p>
+    <div role="status" className={report.duplicate ? "alert alert-info" : "alert alert-ok"}>
+      {report.duplicate ? (
+        <p>
+          Already imported on {formatDateTime(report.first_stored_at)}: this exact output is result{count === 1 ? "" : "s"}{" "}
+          {ids} in the history. Nothing was stored again.
+        </p>
+      ) : (
+        <p>
+          Imported {count} result{count === 1 ? "" : "s"} from {FORMAT_NAMES[report.source_format] ?? report.source_format}
+          {report.fio_version ? ` (${report.fio_version})` : " (fio version not stated)"}.
+        </p>
+      )}
       <ul className="alert-list small">
         {report.results.map((result) => (
           <li key={result.id}>
@@ -166,6 +174,8 @@ function ImportSummary({ report }: { report: ResultImport }) {
               .map(([name, direction]) => `${name} ${formatIops(direction.iops)} IOPS`)
               .join(", ") || "no I/O"}
             {result.partial ? " (partial)" : ""}
+            {" · measured "}
+            <time dateTime={result.measured_at}>{formatDateTime(result.measured_at)}</time>
           </li>
         ))}
       </ul>

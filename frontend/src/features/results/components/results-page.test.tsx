@@ -98,7 +98,7 @@ describe("results page", () => {
     expect(within(old).getByText("fio-3.28")).toBeInTheDocument();
     expect(within(old).getByText("imported")).toBeInTheDocument();
     expect(within(old).getByText("partial")).toBeInTheDocument();
-    expect(within(old).queryByRole("link")).not.toBeInTheDocument();
+    expect(within(old).queryByRole("link", { name: /^Run #/ })).not.toBeInTheDocument();
 
     expect(screen.getByRole("link", { name: "Results" })).toHaveClass("active");
   });

@@ -3,20 +3,31 @@ import type { Direction, DirectionName, Result } from "../../../lib/api/types";
 import { formatBandwidth, formatDateTime, formatIops, formatNs } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
 import { FindingsCount, SpecCheckBadges } from "./result-advice";
+import { ResultLabelEditor } from "./result-label-editor";
+import { ResultRowActions } from "./result-row-actions";
 
 export interface TargetName {
   id: number;
   name: string;
 }
 
+/** What the signed-in user may do with the rows, and the ticked results (omit for a read-only table). */
+export interface ResultsTableControls {
+  selected: ReadonlySet<number>;
+  onToggle: (id: number, selected: boolean) => void;
+  canRelabel: boolean;
+  canDelete: boolean;
+}
+
 interface ResultsTableProps {
   results: Result[];
   /** Names for target ids (a result keeps its label even if its target is renamed). */
   targets: TargetName[];
+  controls?: ResultsTableControls;
 }
 
-/** The history, newest first: one row per result and direction that did I/O. */
-export function ResultsTable({ results, targets }: ResultsTableProps) {
+/** The history, newest first: one row per result and direction that did I/O, dated when fio measured. */
+export function ResultsTable({ results, targets, controls }: ResultsTableProps) {
   if (results.length === 0) return <p className="muted">No results match these filters.</p>;
   const targetNames = new Map(targets.map((target) => [target.id, target.name]));
   return (
@@ -25,7 +36,12 @@ export function ResultsTable({ results, targets }: ResultsTableProps) {
         <caption className="sr-only">Result history</caption>
         <thead>
           <tr>
-            <th scope="col">When</th>
+            {controls ? (
+              <th scope="col">
+                <span className="sr-only">Select</span>
+              </th>
+            ) : null}
+            <th scope="col">Measured</th>
             <th scope="col">Label / target</th>
             <th scope="col">Storage class</th>
             <th scope="col">Host</th>
@@ -46,19 +62,23 @@ export function ResultsTable({ results, targets }: ResultsTableProps) {
             <th scope="col">Spec</th>
             <th scope="col">fio</th>
             <th scope="col">Source</th>
+            {controls ? <th scope="col">Files and actions</th> : null}
           </tr>
         </thead>
         <tbody>
           {results.flatMap((result) => {
             const directions: [DirectionName | null, Direction | null][] = activeDirections(result);
             if (directions.length === 0) directions.push([null, null]);
-            return directions.map(([name, direction]) => (
+            return directions.map(([name, direction], index) => (
               <ResultRow
                 key={`${result.id}-${name ?? "none"}`}
                 result={result}
                 direction={name}
                 figures={direction}
                 targetName={result.target_id !== null ? targetNames.get(result.target_id) : undefined}
+                // A result's own cells (selection, label, actions) span its direction rows.
+                span={index === 0 ? directions.length : 0}
+                controls={controls}
               />
             ));
           })}
@@ -73,9 +93,12 @@ interface ResultRowProps {
   direction: DirectionName | null;
   figures: Direction | null;
   targetName: string | undefined;
+  /** Rows the result's own cells span; 0 on its second and later direction rows. */
+  span: number;
+  controls: ResultsTableControls | undefined;
 }
 
-function ResultRow({ result, direction, figures, targetName }: ResultRowProps) {
+function ResultRow({ result, direction, figures, targetName, span, controls }: ResultRowProps) {
   const mean = figures ? meanSource(figures) : null;
   const p99 = figures ? percentile(percentileSource(figures), "99") : undefined;
   const label = result.label ?? targetName;
@@ -83,11 +106,33 @@ function ResultRow({ result, direction, figures, targetName }: ResultRowProps) {
   const checks = direction ? result.spec_checks.filter((check) => check.direction === direction) : result.spec_checks;
   return (
     <tr>
+      {controls && span > 0 ? (
+        <td rowSpan={span}>
+          <input
+            type="checkbox"
+            aria-label={`Select result ${result.id} (${result.job_name}${label ? `, ${label}` : ""})`}
+            checked={controls.selected.has(result.id)}
+            onChange={(e) => controls.onToggle(result.id, e.target.checked)}
+          />
+        </td>
+      ) : null}
       <td className="nowrap">
-        <time dateTime={result.created_at}>{formatDateTime(result.created_at)}</time>
+        {/* When fio measured it (its own date for imports); when it was stored is in the title. */}
+        <time dateTime={result.measured_at} title={`stored ${formatDateTime(result.created_at)}`}>
+          {formatDateTime(result.measured_at)}
+        </time>
       </td>
       <th scope="row">
-        {label ?? <span className="muted">—</span>}
+        {controls && span > 0 ? (
+          <ResultLabelEditor
+            resultId={result.id}
+            label={result.label}
+            fallback={targetName}
+            canEdit={controls.canRelabel}
+          />
+        ) : (
+          (label ?? <span className="muted">—</span>)
+        )}
         {targetName && targetName !== label ? <span className="small muted"> ({targetName})</span> : null}
       </th>
       <td>{result.storage_class ?? "—"}</td>
@@ -116,6 +161,15 @@ function ResultRow({ result, direction, figures, targetName }: ResultRowProps) {
           ) : null}
         </span>
       </td>
+      {controls && span > 0 ? (
+        <td rowSpan={span}>
+          <ResultRowActions
+            result={result}
+            canDelete={controls.canDelete}
+            onDeleted={() => controls.onToggle(result.id, false)}
+          />
+        </td>
+      ) : null}
     </tr>
   );
 }
