@@ -8,6 +8,7 @@ side of the same job (and host), or with the baseline itself.
 
 import math
 import statistics
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +16,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from storbench_api.compare import repository
-from storbench_api.compare.figures import CPU_KEYS, DIRECTION_FIGURES, DIRECTIONS, JOB_DIRECTION, JOB_FIGURES
+from storbench_api.compare.figures import (
+    CPU_KEYS,
+    DIRECTION_FIGURES,
+    DIRECTIONS,
+    JOB_DIRECTION,
+    JOB_FIGURES,
+    FigureInfo,
+)
 from storbench_api.compare.fingerprint import flatten
 from storbench_api.compare.schemas import (
     MAX_COMPARE_IDS,
@@ -26,7 +34,7 @@ from storbench_api.compare.schemas import (
     SideOut,
     VerdictOut,
 )
-from storbench_api.compare.stats import compare_samples
+from storbench_api.compare.stats import Verdict, compare_many
 from storbench_api.errors import Invalid, NotFound
 from storbench_api.models import Result, Run
 
@@ -144,62 +152,79 @@ def _moves(side: _Side, direction: str) -> bool:
     return any(row.direction == direction and row.io_bytes > 0 for r in side.results for row in r.directions)
 
 
-def _cells(all_samples: list[list[float]], references: list[int]) -> list[Cell]:
+def _verdict_out(v: Verdict) -> VerdictOut:
+    return VerdictOut(
+        kind=v.kind,
+        test=v.test,
+        p_value=v.p_value,
+        ratio=v.ratio,
+        ci_low=v.ci_low,
+        ci_high=v.ci_high,
+        n_reference=v.n_baseline,
+        n=v.n_other,
+        text=v.text,
+    )
+
+
+def _verdicts(table: list[list[list[float]]], references: list[int]) -> dict[tuple[int, int], VerdictOut]:
+    """(row, side) → the side's verdict against its reference, tested once per side for all rows."""
+    found: dict[tuple[int, int], VerdictOut] = {}
+    for side, ref in enumerate(references):
+        if ref == side:
+            continue
+        # Rows whose repetitions are complete on both sides share one test and one bootstrap.
+        batches: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for row, samples in enumerate(table):
+            if samples[side] and samples[ref]:
+                batches[(len(samples[ref]), len(samples[side]))].append(row)
+        for rows in batches.values():
+            verdicts = compare_many([table[r][ref] for r in rows], [table[r][side] for r in rows])
+            for row, verdict in zip(rows, verdicts, strict=True):
+                found[(row, side)] = _verdict_out(verdict)
+    return found
+
+
+def _cells(
+    row: int,
+    all_samples: list[list[float]],
+    references: list[int],
+    verdicts: dict[tuple[int, int], VerdictOut],
+) -> list[Cell]:
     values = [statistics.median(s) if s else None for s in all_samples]
     cells = []
     for index, samples in enumerate(all_samples):
-        ref = references[index]
-        value, ref_value = values[index], values[ref]
+        value, ref_value = values[index], values[references[index]]
         delta = value - ref_value if value is not None and ref_value is not None else None
         delta_pct = delta / ref_value * 100 if delta is not None and ref_value else None
-        verdict = None
-        if ref != index and samples and all_samples[ref]:
-            v = compare_samples(all_samples[ref], samples)
-            verdict = VerdictOut(
-                kind=v.kind,
-                test=v.test,
-                p_value=v.p_value,
-                ratio=v.ratio,
-                ci_low=v.ci_low,
-                ci_high=v.ci_high,
-                n_reference=v.n_baseline,
-                n=v.n_other,
-                text=v.text,
-            )
+        verdict = verdicts.get((row, index))
         cells.append(Cell(value=value, samples=samples, delta=delta, delta_pct=delta_pct, verdict=verdict))
     return cells
 
 
 def _rows(sides: list[_Side], references: list[int]) -> list[FigureRow]:
-    rows = []
+    figures: list[tuple[str, FigureInfo, list[list[float]]]] = []
     for direction in DIRECTIONS:
         if not any(_moves(side, direction) for side in sides):
             continue
         for info in DIRECTION_FIGURES:
             samples = [_direction_samples(side, direction, info.figure.value) for side in sides]
             if any(samples):
-                rows.append(
-                    FigureRow(
-                        direction=direction,
-                        figure=info.figure,
-                        unit=info.unit,
-                        higher_is_better=info.higher_is_better,
-                        cells=_cells(samples, references),
-                    )
-                )
+                figures.append((direction, info, samples))
     for info in JOB_FIGURES:
         samples = [_cpu_samples(side, CPU_KEYS[info.figure]) for side in sides]
         if any(samples):
-            rows.append(
-                FigureRow(
-                    direction=JOB_DIRECTION,
-                    figure=info.figure,
-                    unit=info.unit,
-                    higher_is_better=info.higher_is_better,
-                    cells=_cells(samples, references),
-                )
-            )
-    return rows
+            figures.append((JOB_DIRECTION, info, samples))
+    verdicts = _verdicts([samples for _, _, samples in figures], references)
+    return [
+        FigureRow(
+            direction=direction,
+            figure=info.figure,
+            unit=info.unit,
+            higher_is_better=info.higher_is_better,
+            cells=_cells(row, samples, references, verdicts),
+        )
+        for row, (direction, info, samples) in enumerate(figures)
+    ]
 
 
 def _title(side: _Side, sides: list[_Side]) -> str:

@@ -10,8 +10,9 @@ from noise, and the verdict says so.
 import enum
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -64,57 +65,85 @@ class Verdict:
     text: str = ""
 
 
-def _median_ratio(baseline: Samples, other: Samples, axis: int = -1) -> Samples | float:
+def _median_ratio(baseline: Samples, other: Samples, axis: int = -1) -> Samples:
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio: Samples | float = np.median(other, axis=axis) / np.median(baseline, axis=axis)
+        ratio: Samples = np.median(other, axis=axis) / np.median(baseline, axis=axis)
     return ratio
 
 
-def ratio_interval(baseline: Samples, other: Samples) -> tuple[float, float] | None:
-    """Bootstrap 95 % interval of median(other) / median(baseline) (BCa, else percentile), or None."""
-    if float(np.median(baseline)) == 0:
-        return None
-    for method in ("BCa", "percentile"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                result = sp.bootstrap(
-                    (baseline, other),
-                    _median_ratio,
-                    vectorized=True,
-                    paired=False,
-                    n_resamples=BOOTSTRAP_RESAMPLES,
-                    confidence_level=CONFIDENCE,
-                    method=method,
-                    rng=np.random.default_rng(BOOTSTRAP_SEED),
-                )
-            except (ValueError, ZeroDivisionError, FloatingPointError):
-                continue
-        low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
-        if math.isfinite(low) and math.isfinite(high):
-            return low, high
-    return None
-
-
-def _looks_normal(sample: Samples, alpha: float) -> bool:
+def _bootstrap(baseline: Samples, other: Samples, method: str) -> tuple[Samples, Samples]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        p = float(sp.shapiro(sample).pvalue)
-    return math.isfinite(p) and p > alpha
+        try:
+            result = sp.bootstrap(
+                (baseline, other),
+                _median_ratio,
+                vectorized=True,
+                paired=False,
+                axis=-1,
+                n_resamples=BOOTSTRAP_RESAMPLES,
+                confidence_level=CONFIDENCE,
+                method=method,
+                rng=np.random.default_rng(BOOTSTRAP_SEED),
+            )
+        except (ValueError, ZeroDivisionError, FloatingPointError):
+            nan = np.full(baseline.shape[:-1], np.nan)
+            return nan, nan
+    return np.asarray(result.confidence_interval.low), np.asarray(result.confidence_interval.high)
 
 
-def _test(baseline: Samples, other: Samples, alpha: float) -> tuple[SignificanceTest, float]:
-    if np.ptp(baseline) == 0 and np.ptp(other) == 0:
-        return SignificanceTest.no_variation, 1.0 if baseline[0] == other[0] else 0.0
-    varied = np.ptp(baseline) > 0 and np.ptp(other) > 0
-    if varied and _looks_normal(baseline, alpha) and _looks_normal(other, alpha):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            p = float(sp.ttest_ind(baseline, other, equal_var=False).pvalue)
-        if math.isfinite(p):
-            return SignificanceTest.welch_t, p
-    p = float(sp.mannwhitneyu(baseline, other, alternative="two-sided").pvalue)
-    return SignificanceTest.mann_whitney_u, p
+def ratio_intervals(baseline: Samples, other: Samples) -> list[tuple[float, float] | None]:
+    """Per row, the bootstrap 95 % interval of median(other) / median(baseline) (BCa, else percentile).
+
+    Rows are figures (2-D arrays, one row per figure): one bootstrap for all of them.
+    """
+    low, high = _bootstrap(baseline, other, "BCa")
+    if not (np.isfinite(low).all() and np.isfinite(high).all()):
+        again_low, again_high = _bootstrap(baseline, other, "percentile")
+        redo = ~(np.isfinite(low) & np.isfinite(high))
+        low, high = np.where(redo, again_low, low), np.where(redo, again_high, high)
+    zero_base = np.median(baseline, axis=-1) == 0
+    return [
+        None if zero or not (math.isfinite(lo) and math.isfinite(hi)) else (float(lo), float(hi))
+        for lo, hi, zero in zip(low.tolist(), high.tolist(), zero_base.tolist(), strict=True)
+    ]
+
+
+def ratio_interval(baseline: Samples, other: Samples) -> tuple[float, float] | None:
+    """Bootstrap 95 % interval of median(other) / median(baseline), or None."""
+    return ratio_intervals(np.atleast_2d(baseline), np.atleast_2d(other))[0]
+
+
+def _ignoring_warnings(test: Callable[[], Any]) -> Samples:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.atleast_1d(np.asarray(test(), dtype=np.float64))
+
+
+def _tests(baseline: Samples, other: Samples, alpha: float) -> list[tuple[SignificanceTest, float]]:
+    """Per row: Welch's t where both rows look normal (Shapiro–Wilk), else Mann–Whitney U."""
+    base_varied, other_varied = np.ptp(baseline, axis=-1) > 0, np.ptp(other, axis=-1) > 0
+    normal = base_varied & other_varied
+    if normal.any():
+        normal &= _ignoring_warnings(lambda: sp.shapiro(baseline, axis=-1).pvalue) > alpha
+        normal &= _ignoring_warnings(lambda: sp.shapiro(other, axis=-1).pvalue) > alpha
+    welch = (
+        _ignoring_warnings(lambda: sp.ttest_ind(baseline, other, axis=-1, equal_var=False).pvalue)
+        if normal.any()
+        else np.full(len(baseline), np.nan)
+    )
+    ranks = _ignoring_warnings(
+        lambda: sp.mannwhitneyu(baseline, other, axis=-1, alternative="two-sided").pvalue
+    )
+    found = []
+    for i in range(len(baseline)):
+        if not base_varied[i] and not other_varied[i]:
+            found.append((SignificanceTest.no_variation, 1.0 if baseline[i][0] == other[i][0] else 0.0))
+        elif normal[i] and math.isfinite(welch[i]):
+            found.append((SignificanceTest.welch_t, float(welch[i])))
+        else:
+            found.append((SignificanceTest.mann_whitney_u, float(ranks[i])))
+    return found
 
 
 def smallest_mann_whitney_p(n_baseline: int, n_other: int) -> float:
@@ -130,33 +159,38 @@ def _p_text(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
-def compare_samples(baseline: Sequence[float], other: Sequence[float], alpha: float = ALPHA) -> Verdict:
-    """The verdict on other against baseline: changed, within noise, or too few repetitions to know."""
-    base = np.asarray([x for x in baseline if math.isfinite(x)], dtype=np.float64)
-    oth = np.asarray([x for x in other if math.isfinite(x)], dtype=np.float64)
-    n_base, n_other = len(base), len(oth)
-    ratio: float | None = None
-    if n_base and n_other and float(np.median(base)) != 0:
-        ratio = float(np.median(oth) / np.median(base))
-    if n_base < MIN_SAMPLES or n_other < MIN_SAMPLES:
-        shown = "single sample" if min(n_base, n_other) <= 1 else f"{n_other} vs {n_base} samples"
-        return Verdict(
-            kind=VerdictKind.single_sample,
-            n_baseline=n_base,
-            n_other=n_other,
-            ratio=ratio,
-            text=f"{shown} — repeat to know (a test needs {MIN_SAMPLES} repetitions on each side)",
-        )
-    test, p = _test(base, oth, alpha)
-    interval = ratio_interval(base, oth)
-    kind = VerdictKind.changed if p < alpha else VerdictKind.within_noise
-    effect = "" if ratio is None else f"{_percent(ratio)} (median ratio {ratio:.3f}"
-    if ratio is not None:
-        effect += f", 95 % CI {interval[0]:.3f}–{interval[1]:.3f})" if interval else ")"
-    words = "changed" if kind is VerdictKind.changed else "within noise"
-    text = f"{words}: {effect}; {_TEST_WORDS[test]} {_p_text(p)}, n = {n_other} vs {n_base}".replace(
-        ": ;", ":"
+def _ratio(baseline: Samples, other: Samples) -> float | None:
+    base = float(np.median(baseline)) if len(baseline) else 0.0
+    return float(np.median(other)) / base if base != 0 and len(other) else None
+
+
+def _too_few(n_base: int, n_other: int, ratio: float | None) -> Verdict:
+    shown = "single sample" if min(n_base, n_other) <= 1 else f"{n_other} vs {n_base} samples"
+    return Verdict(
+        kind=VerdictKind.single_sample,
+        n_baseline=n_base,
+        n_other=n_other,
+        ratio=ratio,
+        text=f"{shown} — repeat to know (a test needs {MIN_SAMPLES} repetitions on each side)",
     )
+
+
+def _verdict(
+    n_base: int,
+    n_other: int,
+    ratio: float | None,
+    test: SignificanceTest,
+    p: float,
+    interval: tuple[float, float] | None,
+    alpha: float,
+) -> Verdict:
+    kind = VerdictKind.changed if p < alpha else VerdictKind.within_noise
+    words = "changed" if kind is VerdictKind.changed else "within noise"
+    effect = ""
+    if ratio is not None:
+        ci = f", 95 % CI {interval[0]:.3f}–{interval[1]:.3f}" if interval else ""
+        effect = f" {_percent(ratio)} (median ratio {ratio:.3f}{ci});"
+    text = f"{words}:{effect} {_TEST_WORDS[test]} {_p_text(p)}, n = {n_other} vs {n_base}"
     if (
         kind is VerdictKind.within_noise
         and test is SignificanceTest.mann_whitney_u
@@ -174,6 +208,37 @@ def compare_samples(baseline: Sequence[float], other: Sequence[float], alpha: fl
         ci_high=interval[1] if interval else None,
         text=text,
     )
+
+
+def compare_many(
+    baseline: Sequence[Sequence[float]], other: Sequence[Sequence[float]], alpha: float = ALPHA
+) -> list[Verdict]:
+    """compare_samples for several figures at once: row i of other against row i of baseline.
+
+    Every row of baseline has the same length, as has every row of other (the repetitions of a
+    side); the tests and the bootstrap then run once for all rows.
+    """
+    base = np.asarray(baseline, dtype=np.float64).reshape(len(baseline), -1)
+    oth = np.asarray(other, dtype=np.float64).reshape(len(other), -1)
+    n_base, n_other = base.shape[1], oth.shape[1]
+    ratios = [_ratio(b, o) for b, o in zip(base, oth, strict=True)]
+    if n_base < MIN_SAMPLES or n_other < MIN_SAMPLES:
+        return [_too_few(n_base, n_other, r) for r in ratios]
+    tests = _tests(base, oth, alpha)
+    intervals = ratio_intervals(base, oth)
+    return [
+        _verdict(n_base, n_other, r, test, p, interval, alpha)
+        for r, (test, p), interval in zip(ratios, tests, intervals, strict=True)
+    ]
+
+
+def compare_samples(baseline: Sequence[float], other: Sequence[float], alpha: float = ALPHA) -> Verdict:
+    """The verdict on other against baseline: changed, within noise, or too few repetitions to know."""
+    base = [x for x in baseline if math.isfinite(x)]
+    oth = [x for x in other if math.isfinite(x)]
+    if not base or not oth or len(base) < MIN_SAMPLES or len(oth) < MIN_SAMPLES:
+        return _too_few(len(base), len(oth), _ratio(np.asarray(base), np.asarray(oth)))
+    return compare_many([base], [oth], alpha)[0]
 
 
 def spread(values: Sequence[float]) -> tuple[float, float, float, float, float]:
