@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, saveScreenshot, signIn, test } from "./fixtures";
 import path from "node:path";
 
 const email = "e2e-admin@example.com";
@@ -46,7 +46,7 @@ test("a new user signs in, adds a target, runs a preset and reads the result", a
   const live = page.getByRole("figure", { name: "Live throughput" });
   await expect(live).toBeVisible();
   await expect(live.locator("svg.recharts-surface")).toBeVisible({ timeout: 8_000 });
-  await page.screenshot({ path: "artifacts/run-live.png", fullPage: true });
+  await saveScreenshot(page, "run-live");
 
   await expect(status).toHaveText("completed", { timeout: 60_000 });
   // The run names the preset it came from, and how much CPU the worker itself took while fio ran.
@@ -66,14 +66,11 @@ test("a new user signs in, adds a target, runs a preset and reads the result", a
   // The live chart gives way to the stored per-second series.
   await expect(page.getByRole("figure", { name: "Live throughput" })).toHaveCount(0);
   await expect(page.getByRole("figure", { name: "Per-second throughput" }).locator("svg.recharts-surface")).toBeVisible();
-  await page.screenshot({ path: "artifacts/run-result.png", fullPage: true });
+  await saveScreenshot(page, "run-result");
 });
 
 test("a bad target path is refused with a message that says what to fix", async ({ page }) => {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signIn(page);
   await page.getByRole("link", { name: "Targets" }).click();
   const form = page.getByRole("form", { name: "New target" });
   await form.getByLabel("Name").fill("relative");

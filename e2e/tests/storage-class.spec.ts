@@ -1,19 +1,14 @@
-import { expect, test } from "@playwright/test";
+import { expect, saveScreenshot, signIn, test } from "./fixtures";
 import fs from "node:fs";
 import path from "node:path";
 
-const email = "e2e-admin@example.com";
-const password = "e2e-password";
 const scratch = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", "e2e-ssd");
 
 test("a target with a storage class shows what its spec promises, and a run is judged and advised", async ({
   page,
 }) => {
   fs.mkdirSync(scratch, { recursive: true });
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signIn(page);
   await page.getByRole("link", { name: "Hosts" }).click();
   await expect(page.getByRole("row", { name: /localhost/ })).toContainText(/online|busy/, { timeout: 30_000 });
 
@@ -28,7 +23,7 @@ test("a target with a storage class shows what its spec promises, and a run is j
   const expected = form.getByRole("status", { name: "Expected figures" });
   await expect(expected).toContainText("20,000 IOPS");
   await expect(expected).toContainText("300 MB/s");
-  await page.screenshot({ path: "artifacts/target-storage-class.png", fullPage: true });
+  await saveScreenshot(page, "target-storage-class");
   await form.getByRole("button", { name: /create|add|save/i }).click();
   await expect(page.getByRole("row", { name: /ssd 800/ })).toContainText("SSD cloud disk");
 
@@ -47,5 +42,5 @@ test("a target with a storage class shows what its spec promises, and a run is j
   // A 10 s run is too short to trust: the advisor says so, and how to fix it.
   await expect(findings).toContainText("under 30 s");
   await expect(findings).toContainText("Fix: set time_based=1 and runtime=60");
-  await page.screenshot({ path: "artifacts/run-spec-and-findings.png", fullPage: true });
+  await saveScreenshot(page, "run-spec-and-findings");
 });

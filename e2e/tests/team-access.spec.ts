@@ -1,14 +1,8 @@
-import { expect, test } from "@playwright/test";
-
-const adminEmail = "e2e-admin@example.com";
-const adminPassword = "e2e-password";
+import { expect, saveScreenshot, signIn, test } from "./fixtures";
 
 test("an owner invites a viewer, who joins by link, reads the hosts and cannot start runs", async ({ page, browser }) => {
   // The admin creates a viewer invitation and reads its link once.
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(adminEmail);
-  await page.getByLabel("Password").fill(adminPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signIn(page);
   await page.getByRole("link", { name: "Team", exact: true }).click();
   const invite = page.getByRole("form", { name: "Invite someone" });
   await invite.getByLabel("Role").selectOption("viewer");
@@ -55,5 +49,5 @@ test("an owner invites a viewer, who joins by link, reads the hosts and cannot s
   await expect(page.getByRole("row", { name: new RegExp(viewerEmail.replace(/\./g, "\\.")) })).toContainText("viewer");
   const invitations = page.getByRole("table", { name: "Invitations" });
   await expect(invitations.getByRole("row", { name: /viewer accepted/ })).toBeVisible();
-  await page.screenshot({ path: "artifacts/team.png", fullPage: true });
+  await saveScreenshot(page, "team");
 });
