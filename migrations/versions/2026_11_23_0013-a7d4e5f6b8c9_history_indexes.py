@@ -27,6 +27,8 @@ _INDEXES = {
     "ix_results_team_target_job_measured": ["team_id", "target_id", "job_name", "measured_at", "id"],
     "ix_results_team_class_measured": ["team_id", "storage_class", "measured_at", "id"],
     "ix_results_team_job_measured": ["team_id", "job_name", "measured_at", "id"],
+    # Origin (imported or measured): the capped count then reads the index alone, not the rows.
+    "ix_results_team_imported_measured": ["team_id", "imported", "measured_at", "id"],
     "ix_results_team_label_measured": ["team_id", "label", "measured_at", "id"],
     "ix_results_team_host_measured": ["team_id", "host_name", "measured_at", "id"],
     "ix_results_team_fingerprint_measured": ["team_id", "fingerprint", "measured_at", "id"],

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 
 from sqlalchemy import ColumnElement, Integer, Select, delete, func, literal, select, tuple_
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from storbench_api.models import RawOutput, Result
 from storbench_api.results.listing import Position, ResultFilters
@@ -40,7 +40,9 @@ def list_results(
     Each filter has an index (team_id, <filter>, measured_at, id) (migration 0013): the page is a
     backward walk of one index from the cursor that stops after `limit` rows, whatever the depth.
     """
-    query = select(Result).where(*_conditions(team_id, filters))
+    # comparability (JSON) is not part of a listed result: not read, and never lazily loaded.
+    query = select(Result).options(defer(Result.comparability, raiseload=True))
+    query = query.where(*_conditions(team_id, filters))
     if after is not None:
         position = tuple_(
             literal(after.measured_at, Result.__table__.c.measured_at.type), literal(after.id, Integer)
