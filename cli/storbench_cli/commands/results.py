@@ -78,13 +78,15 @@ def add_parser(
 
 
 def fetch(api: Api, filters: dict[str, Any], limit: int) -> list[dict[str, Any]]:
-    """Up to `limit` results, newest first, paging past the API's largest page."""
+    """Up to `limit` results, newest first, following the API's page cursors past its largest page."""
     items: list[dict[str, Any]] = []
+    cursor = None
     while len(items) < limit:
         page_size = min(limit - len(items), API_MAX_PAGE)
-        page = api.get("/results", {**filters, "limit": page_size, "offset": len(items)})
+        page = api.get("/results", {**filters, "limit": page_size, "cursor": cursor})
         items.extend(page["items"])
-        if len(page["items"]) < page_size:
+        cursor = page.get("next_cursor")
+        if not cursor:
             break
     return items
 
