@@ -131,6 +131,15 @@ def test_run_again_repeats_the_jobs_target_and_plan_version_with_a_new_label(
     assert (second["label"], second["note"]) == ("nconnect=8", "default mount")
 
 
+def test_run_again_keeps_the_number_of_repetitions(
+    client: TestClient, owner: Caller, nas: tuple[Host, str, Target]
+) -> None:
+    _, _, target = nas
+    first = _start(client, owner, target, jobs=[JOB], repetitions=3).json()
+    again = client.post(f"/api/v1/runs/{first['id']}/run-again", json={}, headers=owner.headers).json()
+    assert again["repetitions"] == first["repetitions"] == 3
+
+
 def test_the_run_keeps_the_mount_its_target_was_on(
     client: TestClient, owner: Caller, db: Session, nas: tuple[Host, str, Target]
 ) -> None:
