@@ -130,6 +130,7 @@ bench: python-deps services
 	@$(PY) bench/start_skew.py
 	@$(PY) bench/sse_viewers.py
 	@$(PY) bench/parse_speed.py
+	@$(PY) bench/history_scale.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist e2e/node_modules var
