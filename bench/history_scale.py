@@ -30,12 +30,13 @@ sys.path.insert(0, str(ROOT / "bench"))
 import history_scale_data as data  # noqa: E402
 from alembic import command  # noqa: E402
 from benchstack import nearest_rank  # noqa: E402
-from sqlalchemy import Engine, event, inspect, text  # noqa: E402
+from sqlalchemy import Engine, event, func, inspect, select, text  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 from sqlalchemy.schema import CreateIndex  # noqa: E402
 
 from storbench_api.cli import alembic_config  # noqa: E402
 from storbench_api.db import Base, build_engine  # noqa: E402
+from storbench_api.models import Result  # noqa: E402
 from storbench_api.results import listing  # noqa: E402
 from storbench_api.results import service as results_service  # noqa: E402
 from storbench_api.results.listing import ResultFilters  # noqa: E402
@@ -405,7 +406,7 @@ def analysis_cases(engine: Engine) -> list[Case]:
             "grouped by class (newest 100,000 of the team)",
             lambda db: compare_repo.group_rows(db, big, compare_repo.ResultFilters(), "read", "iops"),
             [(groups_sql(""), {"t": big})],
-            repeat=8,
+            repeat=3,
         ),
         Case(
             "grouped by class, one job",
@@ -413,7 +414,7 @@ def analysis_cases(engine: Engine) -> list[Case]:
                 db, big, compare_repo.ResultFilters(job_name=job), "read", "iops"
             ),
             [(groups_sql("AND r.job_name = :job"), {"t": big, "job": job})],
-            repeat=8,
+            repeat=3,
         ),
         Case("regressions (newest 50, total, unacknowledged)", regressions, regressions_sql),
     ]
@@ -472,6 +473,40 @@ def print_explains(engine: Engine, cases: list[Case]) -> None:
                     print(f"    {line}")
 
 
+def estimate_accuracy(engine: Engine) -> None:
+    """The list's total beside the exact count, for each filter of the big team (counted once, slowly)."""
+    from storbench_api.results import repository as results_repo
+
+    print("\n=== total: what the list says (exact up to 10,000, else the planner's estimate) vs COUNT(*)")
+    team = 1
+    with Session(engine) as db:
+        sample = db.execute(
+            text(
+                "SELECT target_id, storage_class, job_name, label, host_name FROM results "
+                "WHERE team_id = :t AND target_id IS NOT NULL ORDER BY id DESC LIMIT 1"
+            ),
+            {"t": team},
+        ).one()
+        for name, filters in (
+            ("no filter", ResultFilters()),
+            ("target_id", ResultFilters(target_id=sample[0])),
+            ("storage_class", ResultFilters(storage_class=sample[1])),
+            ("imported", ResultFilters(imported=True)),
+            ("job_name", ResultFilters(job_name=sample[2])),
+            ("label", ResultFilters(label=sample[3])),
+            ("host_name", ResultFilters(host_name=sample[4])),
+            ("job_name + target_id", ResultFilters(job_name=sample[2], target_id=sample[0])),
+        ):
+            said, estimated = results_repo.count_results(db, team, filters)
+            conditions = results_repo._conditions(team, filters)
+            exact = db.scalar(select(func.count()).select_from(Result).where(*conditions)) or 0
+            kind = "estimate" if estimated else "exact"
+            print(
+                f"  {name:<24} says {said:>10,} ({kind:<8}) exact {exact:>10,}  "
+                f"ratio {said / max(exact, 1):.2f}"
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--results", type=int, default=10_000_000)
@@ -511,6 +546,8 @@ def main() -> int:
         print(f"  timing: {case.name}", flush=True)
         measure(engine, case, args.repeat)
     report(cases)
+    if args.only in (None, "list"):
+        estimate_accuracy(engine)
     if not args.no_explain:
         print_explains(engine, cases)
     report(cases)
