@@ -45,6 +45,8 @@ TARGET_P95_MS = 100.0
 TARGET_RATIO = 2.0
 PAGE = 50
 DEEP_ROWS = 100_000
+STATISTICS = "st_results_team_dependencies"
+STATISTICS_ON = "ON team_id, target_id, storage_class, label, host_name FROM results"
 
 
 def migrate(url: str) -> None:
@@ -70,6 +72,14 @@ def ensure_model_indexes(engine: Engine) -> None:
                     print(f"  creating {index.name}", flush=True)
                     conn.execute(CreateIndex(index))
                     created.add(table)
+        # As migration 0013 (a database generated before it had them).
+        statistics = conn.scalar(
+            text("SELECT count(*) FROM pg_statistic_ext WHERE stxname = :n"), {"n": STATISTICS}
+        )
+        if not statistics:
+            print(f"  creating statistics {STATISTICS}", flush=True)
+            conn.execute(text(f"CREATE STATISTICS {STATISTICS} (dependencies) {STATISTICS_ON}"))
+            created.add("results")
         for table in created:
             conn.execute(text(f"ANALYZE {table}"))
 

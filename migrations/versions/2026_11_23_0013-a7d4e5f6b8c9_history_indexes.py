@@ -35,13 +35,27 @@ _INDEXES = {
 }
 
 
+# A target, label or host belongs to one team (and a target has one class): PostgreSQL assumes
+# filters are independent and estimated team 6's busiest target at 42 rows for 1,452 (a list's total
+# beyond 10,000 is this estimate). Functional-dependency statistics make it 1,340.
+_STATISTICS = "st_results_team_dependencies"
+_STATISTICS_SQL = (
+    f"CREATE STATISTICS IF NOT EXISTS {_STATISTICS} (dependencies) "
+    "ON team_id, target_id, storage_class, label, host_name FROM results"
+)
+
+
 def upgrade() -> None:
     for name, columns in _INDEXES.items():
         op.create_index(name, "results", columns, unique=False)
     op.drop_index("ix_results_team_id", table_name="results")
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(_STATISTICS_SQL)
 
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(f"DROP STATISTICS IF EXISTS {_STATISTICS}")
     op.create_index("ix_results_team_id", "results", ["team_id"], unique=False)
     for name in reversed(list(_INDEXES)):
         op.drop_index(name, table_name="results")
