@@ -167,20 +167,25 @@ def _verdict_out(v: Verdict) -> VerdictOut:
 
 
 def _verdicts(table: list[list[list[float]]], references: list[int]) -> dict[tuple[int, int], VerdictOut]:
-    """(row, side) → the side's verdict against its reference, tested once per side for all rows."""
-    found: dict[tuple[int, int], VerdictOut] = {}
+    """(row, side) → the side's verdict against its reference.
+
+    Pairs whose repetitions have the same sizes (usually all of them) are tested together: one
+    Shapiro–Wilk, Welch, Mann–Whitney and bootstrap call for the whole comparison.
+    """
+    batches: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
     for side, ref in enumerate(references):
         if ref == side:
             continue
-        # Rows whose repetitions are complete on both sides share one test and one bootstrap.
-        batches: dict[tuple[int, int], list[int]] = defaultdict(list)
         for row, samples in enumerate(table):
             if samples[side] and samples[ref]:
-                batches[(len(samples[ref]), len(samples[side]))].append(row)
-        for rows in batches.values():
-            verdicts = compare_many([table[r][ref] for r in rows], [table[r][side] for r in rows])
-            for row, verdict in zip(rows, verdicts, strict=True):
-                found[(row, side)] = _verdict_out(verdict)
+                batches[(len(samples[ref]), len(samples[side]))].append((row, side))
+    found: dict[tuple[int, int], VerdictOut] = {}
+    for pairs in batches.values():
+        verdicts = compare_many(
+            [table[row][references[side]] for row, side in pairs], [table[row][side] for row, side in pairs]
+        )
+        for pair, verdict in zip(pairs, verdicts, strict=True):
+            found[pair] = _verdict_out(verdict)
     return found
 
 
