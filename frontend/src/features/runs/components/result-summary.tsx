@@ -9,9 +9,10 @@ function optionText(value: unknown): string {
   return value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
-/** Headline figures of one result (job × host): one row per direction, then CPU. */
-export function ResultSummary({ result }: { result: Result }) {
-  const title = `${result.job_name} on ${result.host_name}`;
+/** Headline figures of one result (job × host, and repetition of a repeated run): one row per direction, then CPU. */
+export function ResultSummary({ result, repetitions = 1 }: { result: Result; repetitions?: number }) {
+  const repetition = repetitions > 1 ? ` · repetition ${(result.repetition ?? 0) + 1} of ${repetitions}` : "";
+  const title = `${result.job_name} on ${result.host_name}${repetition}`;
   const headingId = `result-${result.id}-heading`;
   const options = Object.entries(result.options);
   const cpu = result.cpu;

@@ -258,7 +258,7 @@ function RunResults({ run }: { run: Run }) {
           </p>
           {run.aggregate ? <AggregateSummary aggregate={run.aggregate} /> : null}
           {results.map((result) => (
-            <ResultSummary key={result.id} result={result} />
+            <ResultSummary key={result.id} result={result} repetitions={run.repetitions} />
           ))}
           <div className="charts">
             <LatencyPercentilesChart results={results} />

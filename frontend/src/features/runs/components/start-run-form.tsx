@@ -41,6 +41,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   const [hostLabel, setHostLabel] = useState("");
   const [runLabel, setRunLabel] = useState("");
   const [runNote, setRunNote] = useState("");
+  const [repetitions, setRepetitions] = useState("1");
   // The starter's answer on shared files, for the plan choice it was given under: choosing
   // another plan brings back that plan's own default.
   const [sharedFilesChoice, setSharedFilesChoice] = useState<{ plan: string; shared: boolean } | null>(null);
@@ -105,6 +106,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
     if (!body) return;
     if (runLabel.trim()) body.label = runLabel.trim();
     if (runNote.trim()) body.note = runNote.trim();
+    if (Number(repetitions) !== 1) body.repetitions = Number(repetitions);
     createMutation.mutate(body, { onSuccess: (run) => navigate(`/runs/${run.id}`) });
   }
 
@@ -175,6 +177,11 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
           <FormField label="Run note" optional errors={serverErrors.note} hint='e.g. "nconnect=8"'>
             {(c) => <input {...c} name="note" maxLength={4000} value={runNote} onChange={(e) => setRunNote(e.target.value)} />}
           </FormField>
+          <FormField label="Repetitions" errors={serverErrors.repetitions} hint="Run the jobs 1 to 100 times in a row; each result is numbered, for significance tests.">
+            {(c) => (
+              <input {...c} name="repetitions" type="number" min={1} max={100} required value={repetitions} onChange={(e) => setRepetitions(e.target.value)} />
+            )}
+          </FormField>
         </div>
         {chosenJobs.length ? (
           <ul className="plain-list small mono" aria-label="Jobs to run">
@@ -227,7 +234,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
   );
 }
 
-const INLINE_FIELDS: readonly string[] = ["target_id", "plan_id", "preset_id", "host_ids", "host_label", "label", "note"];
+const INLINE_FIELDS: readonly string[] = ["target_id", "plan_id", "preset_id", "host_ids", "host_label", "label", "note", "repetitions"];
 
 interface MoreHostsProps {
   target: TargetOption;
