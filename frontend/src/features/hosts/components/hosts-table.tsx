@@ -41,57 +41,57 @@ export function HostsTable({
   if (hosts.length === 0) return <p className="muted">No hosts yet. Add one with the commands below.</p>;
   return (
     <div className="table-scroll">
-    <table className="table">
-      <caption className="sr-only">Hosts</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Status</th>
-          <th scope="col">Labels</th>
-          <th scope="col">Last seen</th>
-          <th scope="col">fio version</th>
-          <th scope="col">Allowed paths</th>
-          <th scope="col">Facts</th>
-          {canEdit ? <th scope="col">Actions</th> : null}
-          {canManage ? <th scope="col">Credential</th> : null}
-        </tr>
-      </thead>
-      <tbody>
-        {hosts.map((host) => (
-          <tr key={host.id}>
-            <th scope="row">{host.name}</th>
-            <td>
-              <StatusBadge status={host.status} />
-            </td>
-            <td>
-              <HostLabels host={host} canEdit={canEdit} />
-            </td>
-            <td>
-              {host.last_seen_at ? (
-                <time dateTime={host.last_seen_at} title={formatDateTime(host.last_seen_at)}>
-                  {formatRelativeTime(host.last_seen_at, now)}
-                </time>
-              ) : (
-                "never"
-              )}
-            </td>
-            <td>{host.fio_version ?? "—"}</td>
-            <td className="mono small">{allowedPaths(host.facts)}</td>
-            <td className="mono small">{factSummary(host.facts) || "—"}</td>
-            {canEdit ? (
-              <td>
-                <HostActions host={host} canManage={canManage} />
-              </td>
-            ) : null}
-            {canManage ? (
-              <td>
-                <HostCredentials host={host} />
-              </td>
-            ) : null}
+      <table className="table">
+        <caption className="sr-only">Hosts</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Status</th>
+            <th scope="col">Labels</th>
+            <th scope="col">Last seen</th>
+            <th scope="col">fio version</th>
+            <th scope="col">Allowed paths</th>
+            <th scope="col">Facts</th>
+            {canEdit ? <th scope="col">Actions</th> : null}
+            {canManage ? <th scope="col">Credential</th> : null}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {hosts.map((host) => (
+            <tr key={host.id}>
+              <th scope="row">{host.name}</th>
+              <td>
+                <StatusBadge status={host.status} />
+              </td>
+              <td>
+                <HostLabels host={host} canEdit={canEdit} />
+              </td>
+              <td>
+                {host.last_seen_at ? (
+                  <time dateTime={host.last_seen_at} title={formatDateTime(host.last_seen_at)}>
+                    {formatRelativeTime(host.last_seen_at, now)}
+                  </time>
+                ) : (
+                  "never"
+                )}
+              </td>
+              <td>{host.fio_version ?? "—"}</td>
+              <td className="mono small">{allowedPaths(host.facts)}</td>
+              <td className="mono small">{factSummary(host.facts) || "—"}</td>
+              {canEdit ? (
+                <td>
+                  <HostActions host={host} canManage={canManage} />
+                </td>
+              ) : null}
+              {canManage ? (
+                <td>
+                  <HostCredentials host={host} />
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
