@@ -130,6 +130,8 @@ bench: python-deps services
 	@$(PY) bench/start_skew.py
 	@$(PY) bench/sse_viewers.py
 	@$(PY) bench/parse_speed.py
+	@cd frontend && npm run --silent build >/dev/null
+	@$(PY) bench/compare_render.py
 	@$(PY) bench/history_scale.py
 
 clean:

@@ -121,14 +121,17 @@ export function CompareRoute() {
                 <h2 id="verdicts-heading">Is it real?</h2>
                 <VerdictList comparison={comparison.data} />
               </section>
-              <section aria-labelledby="groups-heading">
-                <h2 id="groups-heading">Grouped</h2>
-                <GroupView filters={{ ids: ids.join(",") }} />
-              </section>
             </>
           ) : null}
         </QueryState>
       )}
+      {ids.length > 0 && !savedGroups ? (
+        // Asked for at once with the comparison, not after it.
+        <section aria-labelledby="groups-heading">
+          <h2 id="groups-heading">Grouped</h2>
+          <GroupView filters={{ ids: ids.join(",") }} />
+        </section>
+      ) : null}
     </>
   );
 }
