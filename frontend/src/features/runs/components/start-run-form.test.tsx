@@ -29,7 +29,7 @@ describe("start run form", () => {
     await user.selectOptions(within(form).getByLabelText("Plan"), "4k random read");
     await user.click(within(form).getByRole("button", { name: "Start run" }));
 
-    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 }, { timeout: 8_000 })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 5 });
   });
 
@@ -63,7 +63,7 @@ describe("start run form", () => {
     expect(within(form).getByLabelText(/Or every host labelled/)).toHaveAccessibleDescription("Adds nfs-client-02, nfs-client-04.");
     await user.click(within(form).getByRole("button", { name: "Start run" }));
 
-    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 }, { timeout: 8_000 })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({
       target_id: 3,
       plan_id: 5,
@@ -98,7 +98,7 @@ describe("start run form", () => {
     expect(within(form).getByRole("list", { name: "Jobs to run" })).toHaveTextContent(/\[randread\] .*ioengine=libaio/);
     await user.click(within(form).getByRole("button", { name: "Start run" }));
 
-    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 }, { timeout: 8_000 })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, preset_id: "azure-files-iops" });
     expect(screen.getByText("Plan", { selector: "dt" }).nextElementSibling).toHaveTextContent(/^Max IOPS$/);
 
@@ -233,7 +233,7 @@ describe("start run form on block devices", () => {
     await user.click(checkbox);
     await user.click(within(form).getByRole("button", { name: "Start run" }));
 
-    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 }, { timeout: 8_000 })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 8, plan_id: 6, confirm_destructive: true });
   });
 
@@ -347,7 +347,7 @@ describe("start run form on several hosts sharing files", () => {
     await user.click(within(form).getByRole("checkbox", { name: SHARED }));
     await user.click(within(form).getByRole("button", { name: "Start run" }));
 
-    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 }, { timeout: 8_000 })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 5, host_ids: [2], shared_files: true });
   });
 
@@ -360,7 +360,7 @@ describe("start run form on several hosts sharing files", () => {
     await user.click(within(form).getByRole("checkbox", { name: "nfs-client-02 · labels rack4" }));
     await user.click(within(form).getByRole("button", { name: "Start run" }));
 
-    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 }, { timeout: 8_000 })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 8, plan_id: 14, host_ids: [2] });
   });
 
@@ -380,7 +380,7 @@ describe("start run form on several hosts sharing files", () => {
     await user.click(within(form).getByRole("checkbox", { name: SHARED }));
     await user.click(within(form).getByRole("button", { name: "Start run" }));
 
-    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Run #42", level: 1 }, { timeout: 8_000 })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/runs")[0]?.body).toEqual({ target_id: 3, plan_id: 14, host_ids: [2], shared_files: false });
   });
 
