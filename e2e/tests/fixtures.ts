@@ -13,14 +13,24 @@ export const password = "e2e-password";
 // The package is an ES module: no __dirname.
 export const artifacts = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "artifacts");
 
-export const test = base.extend<{ consoleErrors: string[] }>({
+// Chromium logs every 4xx/5xx answer as a console error with this text.
+const FAILED_RESOURCE = /^Failed to load resource: the server responded with a status of \d+/;
+
+export const test = base.extend<{ expectedHttpErrors: RegExp[]; consoleErrors: string[] }>({
+  /**
+   * Error answers a journey provokes on purpose (a refused bad input), as patterns of
+   * "Failed to load resource: … status of 422 … (<url>)". Only those console lines are let through;
+   * set per test with test.use({ expectedHttpErrors: [/status of 422 .*\/api\/v1\/targets\)$/] }).
+   */
+  expectedHttpErrors: [[], { option: true }],
   consoleErrors: [
-    async ({ page }, use) => {
+    async ({ page, expectedHttpErrors }, use) => {
       const errors: string[] = [];
       page.on("console", (message) => {
-        if (message.type() === "error") {
-          errors.push(`console error: ${message.text()} (${message.location().url})`);
-        }
+        if (message.type() !== "error") return;
+        const line = `${message.text()} (${message.location().url})`;
+        if (FAILED_RESOURCE.test(message.text()) && expectedHttpErrors.some((pattern) => pattern.test(line))) return;
+        errors.push(`console error: ${line}`);
       });
       page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
       await use(errors);
