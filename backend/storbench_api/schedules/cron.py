@@ -92,6 +92,19 @@ def due_slots(
     return slots, False
 
 
+def slots_before(cron: str, timezone: str, before: datetime, first: datetime, count: int) -> list[datetime]:
+    """Up to `count` slots strictly before `before` and not before `first`, oldest first."""
+    local = before.astimezone(zone(timezone)).replace(microsecond=0)
+    found: list[datetime] = []
+    for slot in CronSim(cron, local, reverse=True):
+        moment = slot.astimezone(UTC)
+        if moment < first or len(found) >= count:
+            break
+        if moment < before:
+            found.append(moment)
+    return found[::-1]
+
+
 def latest_slot_at_or_before(cron: str, timezone: str, now: datetime) -> datetime | None:
     """The last slot at or before `now` (searching backwards)."""
     local = (now + timedelta(seconds=1)).astimezone(zone(timezone)).replace(microsecond=0)

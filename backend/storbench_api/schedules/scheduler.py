@@ -115,9 +115,14 @@ def fire_schedule(schedule_id: int, now: datetime) -> Fired | None:
             repository.advance_next_fire_at(db, schedule_id, upcoming, latest)
             db.commit()
             return None
-        missed = [s for s in slots if s < latest]
-        missed_total = len(missed) + (0 if not more else _more_count(schedule, first, latest))
-        _record_missed(db, schedule, missed, missed_total, latest)
+        listed_cap = get_settings().schedule_missed_listed
+        if more:  # too many to hold: the latest ones by walking back from the latest slot
+            listed = cron.slots_before(schedule.cron, schedule.timezone, latest, first, listed_cap)
+            missed_total = _more_count(schedule, first, latest)
+        else:
+            missed = slots[:-1]
+            listed, missed_total = missed[-listed_cap:], len(missed)
+        _record_missed(db, schedule, first, listed, missed_total, latest)
         run = _start(db, schedule, firing, latest)
         repository.advance_next_fire_at(db, schedule.id, upcoming, latest)
         db.commit()
@@ -133,12 +138,11 @@ def _more_count(schedule: Schedule, first: datetime, latest: datetime) -> int:
 
 
 def _record_missed(
-    db: Session, schedule: Schedule, missed: list[datetime], total: int, latest: datetime
+    db: Session, schedule: Schedule, earliest: datetime, listed: list[datetime], total: int, latest: datetime
 ) -> None:
-    """The latest missed slots one by one, any earlier ones in one counted row."""
+    """The latest missed slots (listed) one by one, any earlier ones from `earliest` in one counted row."""
     if total == 0:
         return
-    listed = missed[-get_settings().schedule_missed_listed :]
     reason = (
         "no scheduler ran at this time (storbench was down or its background loop stopped); "
         f"only the latest due slot ({latest.isoformat()}) was started"
@@ -146,7 +150,6 @@ def _record_missed(
     rows = [(slot, 1, reason) for slot in listed]
     rest = total - len(listed)
     if rest > 0:
-        earliest = missed[0]
         until = listed[0] if listed else latest
         rows.insert(
             0,

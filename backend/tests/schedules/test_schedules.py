@@ -204,3 +204,29 @@ def test_a_disabled_schedule_does_not_fire_and_re_enabling_owes_only_future_slot
     assert _firings(client, owner, schedule["id"]) == []
     assert client.delete(f"/api/v1/schedules/{schedule['id']}", headers=owner.headers).status_code == 204
     assert client.get(f"/api/v1/schedules/{schedule['id']}", headers=owner.headers).status_code == 404
+
+
+def test_a_long_outage_lists_the_latest_missed_slots_and_counts_the_rest(
+    client: TestClient,
+    db: Session,
+    owner: Caller,
+    setup: Setup,
+    scheduler_in_test_transaction: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from storbench_api.schedules import scheduler
+
+    monkeypatch.setattr(get_settings(), "schedule_missed_listed", 3)
+    monkeypatch.setattr(scheduler, "_COUNT_CAP", 5)  # more slots than the scheduler walks one by one
+    schedule = _create(client, owner, setup, cron="* * * * *").json()
+    first = db.get_one(Schedule, schedule["id"]).next_fire_at
+    assert first is not None
+    [fired] = fire_due_once(now=lambda: first + timedelta(minutes=30, seconds=20))
+    assert fired.slot_at == first + timedelta(minutes=30) and fired.missed == 30
+    firings = _firings(client, owner, schedule["id"])
+    assert [f["status"] for f in firings] == ["started", "missed", "missed", "missed", "missed"]
+    listed = [f["slot_at"] for f in firings[1:4]]
+    expected = [first + timedelta(minutes=m) for m in (29, 28, 27)]
+    assert [s.replace("Z", "+00:00") for s in listed] == [e.isoformat() for e in expected]
+    summary = firings[4]
+    assert summary["missed_count"] == 27 and summary["slot_at"].replace("Z", "+00:00") == first.isoformat()
