@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from storbench_api.auth.service import Principal
-from storbench_api.errors import Conflict, DomainError, ErrorItem, Invalid
+from storbench_api.errors import Conflict, DomainError, ErrorItem, Invalid, NotFound
 from storbench_api.fio_tools.service import ensure_safe_on_target, safety_limits
 from storbench_api.hosts.mounts import free_bytes_for, platform_of
 from storbench_api.models import Host, Target, TargetKind
@@ -93,7 +93,12 @@ def check_run(db: Session, principal: Principal, body: RunCreate) -> RunCheckOut
             f"target {body.target_id} does not exist in this team",
             [{"field": "target_id", "value": str(body.target_id), "reason": "unknown target"}],
         )
-    jobs, _, _ = start._jobs_for(db, principal.team_id, body)
+    try:
+        jobs, _, _ = start._jobs_for(db, principal.team_id, body)
+    except NotFound as exc:
+        raise Invalid(
+            exc.message, [{"field": "plan_id", "value": str(body.plan_id), "reason": "unknown plan"}]
+        ) from exc
     problems: list[dict[str, Any]] = []
     hosts: list[Host] = [target.host]
     try:

@@ -241,3 +241,17 @@ def test_the_check_gives_space_and_memory_in_human_units_and_every_refusal(
     ).json()
     assert windows["ok"] is False and windows["problems"][0]["field"] == "preset_id"
     assert client.get("/api/v1/runs", headers=owner.headers).json()["total"] == 0
+
+
+def test_the_check_names_an_unknown_plan_or_target_as_the_field_to_fix(
+    client: TestClient, owner: Caller, nas: tuple[Host, str, Target]
+) -> None:
+    _, _, target = nas
+    plan = client.post(
+        "/api/v1/runs/check", json={"target_id": target.id, "plan_id": 424242}, headers=owner.headers
+    )
+    assert plan.status_code == 422 and plan.json()["errors"][0]["field"] == "plan_id"
+    unknown = client.post(
+        "/api/v1/runs/check", json={"target_id": 424242, "jobs": [JOB]}, headers=owner.headers
+    )
+    assert unknown.status_code == 422 and unknown.json()["errors"][0]["field"] == "target_id"
