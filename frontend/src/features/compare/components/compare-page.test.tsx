@@ -155,12 +155,13 @@ function routes(comparison: Comparison = makeComparison()) {
   });
 }
 
-describe("compare page", () => {
+// Whole-app renders: a busy machine needs more than the default 5 s per test.
+describe("compare page", { timeout: 30_000 }, () => {
   it("shows what differs before the numbers, then figures, deltas and the verdict", async () => {
     const api = installFakeApi(routes());
     renderApp("/compare?ids=1,2,3,4,5,6&baseline=1");
 
-    const differences = await screen.findByRole("table", { name: "What differs between the sides" });
+    const differences = await screen.findByRole("table", { name: "What differs between the sides" }, { timeout: 8_000 });
     const figures = screen.getByRole("table", { name: "Figures side by side" });
     // Differences come first in the page.
     expect(differences.compareDocumentPosition(figures) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -184,16 +185,16 @@ describe("compare page", () => {
   it("changes the baseline from its control and keeps it in the address", async () => {
     const api = installFakeApi(routes());
     const { user } = renderApp("/compare?ids=1,2,3,4,5,6&baseline=1");
-    const control = await screen.findByLabelText("Baseline");
+    const control = await screen.findByLabelText("Baseline", {}, { timeout: 8_000 });
     await user.selectOptions(control, "4");
-    await waitFor(() => expect(api.callsTo("GET /api/v1/compare").some((call) => call.query.get("baseline") === "4")).toBe(true));
+    await waitFor(() => expect(api.callsTo("GET /api/v1/compare").some((call) => call.query.get("baseline") === "4")).toBe(true), { timeout: 8_000 });
   });
 
   it("opens a teammate's saved view as the same comparison", async () => {
     const api = installFakeApi(routes());
     renderApp("/compare?view=5");
-    expect(await screen.findByRole("heading", { name: "Compare: nconnect 1 vs 8" }, { timeout: 5000 })).toBeInTheDocument();
-    await screen.findByRole("table", { name: "Figures side by side" }, { timeout: 5000 });
+    expect(await screen.findByRole("heading", { name: "Compare: nconnect 1 vs 8" }, { timeout: 8_000 })).toBeInTheDocument();
+    await screen.findByRole("table", { name: "Figures side by side" }, { timeout: 8_000 });
     const asked = api.callsTo("GET /api/v1/compare")[0]?.query;
     expect(asked?.get("ids")).toBe("1,2,3,4,5,6");
     expect(asked?.get("baseline")).toBe("4");
@@ -202,9 +203,9 @@ describe("compare page", () => {
   it("saves the comparison under a name for the team", async () => {
     const api = installFakeApi(routes());
     const { user } = renderApp("/compare?ids=1,2,3,4,5,6&baseline=1");
-    await user.type(await screen.findByLabelText("View name"), "firmware");
+    await user.type(await screen.findByLabelText("View name", {}, { timeout: 8_000 }), "firmware");
     await user.click(screen.getByRole("button", { name: "Save view" }));
-    expect(await screen.findByRole("status", { name: "" })).toHaveTextContent("Saved as “firmware”");
+    expect(await screen.findByText(/Saved as “firmware”/, {}, { timeout: 8_000 })).toBeInTheDocument();
     expect(api.callsTo("POST /api/v1/compare/views")[0]?.body).toEqual({
       name: "firmware",
       kind: "compare",
@@ -215,7 +216,7 @@ describe("compare page", () => {
   it("groups with spread and price per group, one category per job shape", async () => {
     installFakeApi(routes());
     renderApp("/compare?ids=1,2,3,4,5,6&baseline=1");
-    const table = await screen.findByRole("table", { name: "Groups" });
+    const table = await screen.findByRole("table", { name: "Groups" }, { timeout: 8_000 });
     const perf = within(table).getByRole("row", { name: /randread 4 KiB QD32/ });
     expect(perf).toHaveTextContent("42.0k");
     expect(perf).toHaveTextContent("41.0k – 43.0k");

@@ -107,13 +107,15 @@ describe("results page", () => {
     const api = installFakeApi(routes());
     const { user } = renderApp("/results?storage_class=efs");
 
-    const chart = await screen.findByRole("figure", { name: "Comparison" });
+    const chart = await screen.findByRole("figure", { name: "Comparison" }, { timeout: 8_000 });
     expect(chart).toHaveTextContent("Median IOPS (read) per label, one category per job shape");
     // jsdom has no layout, so Recharts draws nothing here: the bars' data is tested with the compare feature.
     expect(api.callsTo("GET /api/v1/compare/groups")[0]?.query.get("storage_class")).toBe("efs");
     await user.selectOptions(screen.getByLabelText("Group by"), "storage_class");
     await user.selectOptions(screen.getByLabelText("Figure"), "clat_p99_ns");
-    expect(await screen.findByRole("figure", { name: "Comparison" })).toHaveTextContent("Median p99 latency (read) per storage class");
+    await waitFor(() => expect(screen.getByRole("figure", { name: "Comparison" })).toHaveTextContent("Median p99 latency (read) per storage class"), {
+      timeout: 8_000,
+    });
   });
 
   it("reads its filters from the URL and sends them to the server", async () => {
