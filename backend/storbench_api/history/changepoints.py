@@ -28,13 +28,13 @@ from scipy import stats
 MIN_POINTS_BEFORE = 4
 DEFAULT_MIN_POINTS_AFTER = 3
 DEFAULT_ALPHA = 0.01
-PERMUTATIONS = 499  # smallest reachable p-value: 1/500 = 0.002
+PERMUTATIONS = 999  # smallest reachable p-value: 1/1000
 QUICK_PERMUTATIONS = 99
 
 Floats = NDArray[np.float64]
 
 
-class Method(enum.StrEnum):
+class DetectionMethod(enum.StrEnum):
     """How a team finds changes in its history."""
 
     e_divisive = "e_divisive"
@@ -46,7 +46,7 @@ class Method(enum.StrEnum):
 class Policy:
     """A team's detection policy (threshold only for percent and zscore)."""
 
-    method: Method = Method.e_divisive
+    method: DetectionMethod = DetectionMethod.e_divisive
     threshold: float | None = None
     min_points_after: int = DEFAULT_MIN_POINTS_AFTER
     alpha: float = DEFAULT_ALPHA
@@ -178,7 +178,7 @@ def _threshold_change(series: Floats, policy: Policy) -> list[Change]:
         return []
     before, after = series[:-after_count], series[-after_count:]
     centre = float(np.median(before))
-    if policy.method == Method.percent:
+    if policy.method == DetectionMethod.percent:
         if centre == 0:
             return []
         deviation = (after - centre) / abs(centre) * 100
@@ -206,7 +206,7 @@ def _threshold_change(series: Floats, policy: Policy) -> list[Change]:
 def find_changes(values: list[float], policy: Policy, *, seed: int = 0) -> list[Change]:
     """Changes in values (oldest first) by the team's policy; each with its medians either side."""
     series = np.asarray(values, dtype=np.float64)
-    if policy.method != Method.e_divisive:
+    if policy.method != DetectionMethod.e_divisive:
         return _threshold_change(series, policy)
     found = e_divisive(series, min_after=policy.min_points_after, alpha=policy.alpha, seed=seed)
     return _describe(series, found, "e-divisive")

@@ -8,7 +8,6 @@ since the series' last known change (at most DETECTION_WINDOW of them).
 
 import logging
 import statistics
-import zlib
 from collections.abc import Sequence
 
 from sqlalchemy import select
@@ -19,23 +18,23 @@ from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, NotFound
 from storbench_api.history import repository
-from storbench_api.history.changepoints import DEFAULT_ALPHA, Change, Method, Policy, find_changes
+from storbench_api.history.changepoints import DEFAULT_ALPHA, Change, DetectionMethod, Policy, find_changes
 from storbench_api.history.repository import SeriesKey
 from storbench_api.history.schemas import (
     AcknowledgeIn,
+    ChangeKind,
     ChangePointList,
     ChangePointOut,
     CheckOut,
     CheckSeries,
     CheckStatus,
-    Direction,
-    Figure,
-    Kind,
     PolicyIn,
     PolicyOut,
     SeriesList,
     SeriesOut,
     SpecLine,
+    TrendDirection,
+    TrendFigure,
     TrendOut,
     TrendPoint,
 )
@@ -52,28 +51,33 @@ log = logging.getLogger(__name__)
 TREND_MAX_POINTS = 5000
 DETECTION_WINDOW = 60
 # The figures watched for changes on every new result (the others can be charted).
-DETECTED_METRICS: tuple[Figure, ...] = (Figure.iops, Figure.bw_bytes, Figure.lat_mean_ns, Figure.clat_p99_ns)
+DETECTED_METRICS: tuple[TrendFigure, ...] = (
+    TrendFigure.iops,
+    TrendFigure.bw_bytes,
+    TrendFigure.lat_mean_ns,
+    TrendFigure.clat_p99_ns,
+)
 # A spec line's unit → the trend's: MB/s as vendors publish it (10^6), latency in ms.
-_SPEC_METRIC = {Figure.iops: (Metric.iops, 1.0), Figure.bw_bytes: (Metric.throughput, 1e6)}
-_SPEC_METRIC[Figure.lat_mean_ns] = (Metric.latency, 1e6)
+_SPEC_METRIC = {TrendFigure.iops: (Metric.iops, 1.0), TrendFigure.bw_bytes: (Metric.throughput, 1e6)}
+_SPEC_METRIC[TrendFigure.lat_mean_ns] = (Metric.latency, 1e6)
 
 
 def unit_of(metric: str) -> str:
     """The unit a figure is stored in."""
-    if metric == Figure.iops:
+    if metric == TrendFigure.iops:
         return "IOPS"
-    return "bytes/s" if metric == Figure.bw_bytes else "ns"
+    return "bytes/s" if metric == TrendFigure.bw_bytes else "ns"
 
 
 def higher_is_better(metric: str) -> bool:
     """IOPS and bandwidth: more is better; latencies: less is."""
-    return metric in (Figure.iops, Figure.bw_bytes)
+    return metric in (TrendFigure.iops, TrendFigure.bw_bytes)
 
 
-def kind_of(metric: str, ratio: float) -> Kind:
+def kind_of(metric: str, ratio: float) -> ChangeKind:
     """Regression or improvement, by which way the figure moved."""
     went_up = ratio > 1
-    return Kind.improvement if went_up == higher_is_better(metric) else Kind.regression
+    return ChangeKind.improvement if went_up == higher_is_better(metric) else ChangeKind.regression
 
 
 # ---- policy ----------------------------------------------------------------------------
@@ -84,7 +88,9 @@ def policy_for(db: Session, team_id: int) -> Policy:
     row = repository.get_policy(db, team_id)
     if row is None:
         return Policy()
-    return Policy(method=Method(row.method), threshold=row.threshold, min_points_after=row.min_points_after)
+    return Policy(
+        method=DetectionMethod(row.method), threshold=row.threshold, min_points_after=row.min_points_after
+    )
 
 
 def describe_policy(db: Session, team_id: int) -> PolicyOut:
@@ -125,7 +131,7 @@ def describe_change_point(change: ChangePoint) -> ChangePointOut:
 
 
 def _spec_line(
-    db: Session, target: Target, metric: Figure, direction: str, newest_id: int | None
+    db: Session, target: Target, metric: TrendFigure, direction: str, newest_id: int | None
 ) -> SpecLine | None:
     """The target's class promise for this figure, for the kind of test the newest result was judged as."""
     if metric not in _SPEC_METRIC:
@@ -174,8 +180,8 @@ def trend(
     *,
     target_id: int,
     job: str,
-    metric: Figure,
-    direction: Direction,
+    metric: TrendFigure,
+    direction: TrendDirection,
     fingerprint: str | None = None,
     limit: int = TREND_MAX_POINTS,
 ) -> TrendOut:
@@ -217,10 +223,6 @@ def trend(
 # ---- detection -------------------------------------------------------------------------
 
 
-def _seed(key: SeriesKey) -> int:
-    return zlib.crc32(f"{key.team_id}/{key.target_id}/{key.job_name}/{key.direction}/{key.metric}".encode())
-
-
 def detect_series(db: Session, key: SeriesKey, policy: Policy) -> list[ChangePoint]:
     """New changes in one series since its last known one; stored (flushed) and announced."""
     known = repository.series_change_points(db, key)
@@ -229,7 +231,8 @@ def detect_series(db: Session, key: SeriesKey, policy: Policy) -> list[ChangePoi
         reversed(repository.trend_points(db, key, limit=DETECTION_WINDOW, since=since, complete_only=True))
     )
     values = [float(r[2]) for r in rows]
-    found: list[Change] = find_changes(values, policy, seed=_seed(key))
+    # A fixed seed: the same history always gives the same answer, whoever asks and when.
+    found: list[Change] = find_changes(values, policy, seed=0)
     known_results = {c.result_id for c in known}
     stored = []
     for change in found:
@@ -263,7 +266,7 @@ def detect_series(db: Session, key: SeriesKey, policy: Policy) -> list[ChangePoi
 def _announce(db: Session, point: ChangePoint) -> None:
     event = (
         webhook_events.CHANGE_POINT_REGRESSION
-        if point.kind == Kind.regression
+        if point.kind == ChangeKind.regression
         else webhook_events.CHANGE_POINT_IMPROVEMENT
     )
     payload = describe_change_point(point).model_dump(mode="json")
@@ -323,7 +326,7 @@ def list_regressions(
     limit: int,
     offset: int,
     acknowledged: bool | None = None,
-    kind: Kind | None = None,
+    kind: ChangeKind | None = None,
     target_id: int | None = None,
 ) -> ChangePointList:
     """A page of the team's changes, newest first, and how many regressions await review."""
@@ -374,7 +377,7 @@ def _check_series(db: Session, key: SeriesKey, newest: list[tuple[int, float]]) 
     last = changes[-1] if changes else None
     status = CheckStatus.ok
     if last is not None:
-        if last.kind == Kind.regression:
+        if last.kind == ChangeKind.regression:
             status = CheckStatus.acknowledged if last.acknowledged_at else CheckStatus.regression
         else:
             status = CheckStatus.improvement
