@@ -35,7 +35,7 @@ export function RunHostsTable({ assignments }: { assignments: Assignment[] }) {
                 )}
               </td>
               <td className="nowrap">{formatDateTime(assignment.finished_at)}</td>
-              <td className="nowrap tabular">{formatWorkerCpu(assignment.worker_cpu_percent)}</td>
+              <td className="num">{formatWorkerCpu(assignment.worker_cpu_percent)}</td>
               <td className="run-host-error">{assignment.error ?? "—"}</td>
             </tr>
           ))}
