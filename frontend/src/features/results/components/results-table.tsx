@@ -62,7 +62,6 @@ export function ResultsTable({ results, targets, controls }: ResultsTableProps) 
             <th scope="col">Spec</th>
             <th scope="col">fio</th>
             <th scope="col">Source</th>
-            {controls ? <th scope="col">Files and actions</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -134,6 +133,14 @@ function ResultRow({ result, direction, figures, targetName, span, controls }: R
           (label ?? <span className="muted">—</span>)
         )}
         {targetName && targetName !== label ? <span className="small muted"> ({targetName})</span> : null}
+        {controls && span > 0 ? (
+          // Beside the label, not in a last column a wide table would scroll out of sight.
+          <ResultRowActions
+            result={result}
+            canDelete={controls.canDelete}
+            onDeleted={() => controls.onToggle(result.id, false)}
+          />
+        ) : null}
       </th>
       <td>{result.storage_class ?? "—"}</td>
       <td>{result.host_name}</td>
@@ -161,15 +168,6 @@ function ResultRow({ result, direction, figures, targetName, span, controls }: R
           ) : null}
         </span>
       </td>
-      {controls && span > 0 ? (
-        <td rowSpan={span}>
-          <ResultRowActions
-            result={result}
-            canDelete={controls.canDelete}
-            onDeleted={() => controls.onToggle(result.id, false)}
-          />
-        </td>
-      ) : null}
     </tr>
   );
 }
