@@ -3,6 +3,7 @@
 import base64
 import json
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -252,3 +253,6 @@ def test_a_runs_result_gives_the_job_file_its_worker_ran_and_its_raw_output(
 
     raw = client.get(f"/api/v1/results/{result['id']}/raw", headers=owner.headers)
     assert raw.content == fio_json.encode()
+    # Measured when fio finished: its own timestamp (earlier than the upload, never later than now).
+    stamp = int(fio_json.split('"timestamp" : ', 1)[1].split(",", 1)[0])
+    assert datetime.fromisoformat(result["measured_at"]) == datetime.fromtimestamp(stamp, UTC)
