@@ -97,7 +97,7 @@ describe("history page", () => {
     const [query] = api.callsTo("GET /api/v1/history/trend").map((call) => call.query);
     expect(Object.fromEntries(query!)).toEqual({ target_id: "3", job: "randread-4k", metric: "iops", direction: "read" });
     expect(document.title).toBe("History · storbench");
-  });
+    }, 20_000);
 
   it("reads its selection from the URL and says when older points are left out", async () => {
     const api = installFakeApi({
