@@ -4,6 +4,7 @@ import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
 import { useRole } from "../../features/auth/api/get-session";
 import { useComparison } from "../../features/compare/api/get-comparison";
+import { usePreviousComparison } from "../../features/compare/api/get-previous-comparison";
 import { useSavedView } from "../../features/compare/api/get-saved-view";
 import { BaselineSelect, CompareActions } from "../../features/compare/components/compare-actions";
 import { ComparisonTable } from "../../features/compare/components/comparison-table";
@@ -47,7 +48,7 @@ function ChooseResults({ onChoose }: { onChoose: (ids: number[]) => void }) {
   );
 }
 
-/** Results side by side (/compare?ids=…&baseline=…, or a saved view /compare?view=…). */
+/** Results side by side (/compare?ids=…&baseline=…, a saved view /compare?view=…, or /compare?previous_run=…). */
 export function CompareRoute() {
   usePageTitle("Compare");
   const role = useRole();
@@ -59,6 +60,15 @@ export function CompareRoute() {
   const baselineParam = Number(params.get("baseline"));
   const baseline = ids.includes(baselineParam) ? baselineParam : undefined;
   const comparison = useComparison({ ids, baseline });
+
+  // "Compare with the previous run" (/compare?previous_run=<run id>) opens as that comparison's permalink.
+  const previousParam = params.get("previous_run");
+  const previousRun = previousParam && /^\d+$/.test(previousParam) && !params.get("ids") ? Number(previousParam) : null;
+  const previous = usePreviousComparison(previousRun);
+  const previousLink = previous.data?.permalink;
+  useEffect(() => {
+    if (previousLink) setParams(new URLSearchParams(previousLink.split("?")[1] ?? ""), { replace: true });
+  }, [previousLink, setParams]);
 
   // A saved comparison opens as its ids and baseline (the view id stays in the address).
   const saved = view.data;
@@ -91,6 +101,11 @@ export function CompareRoute() {
     <>
       <PageHeader title={saved ? `Compare: ${saved.name}` : "Compare"} />
       {viewId !== null ? <QueryState isPending={view.isPending} error={view.error} label="the saved view">{null}</QueryState> : null}
+      {previousRun !== null ? (
+        <QueryState isPending={previous.isPending} error={previous.error} label="the previous run's comparison">
+          {null}
+        </QueryState>
+      ) : null}
       {savedGroups ? (
         <section aria-labelledby="groups-heading">
           <h2 id="groups-heading">Grouped</h2>
@@ -100,7 +115,7 @@ export function CompareRoute() {
           />
         </section>
       ) : ids.length === 0 ? (
-        viewId === null ? <ChooseResults onChoose={(chosen) => show(chosen)} /> : null
+        viewId === null && previousRun === null ? <ChooseResults onChoose={(chosen) => show(chosen)} /> : null
       ) : (
         <QueryState isPending={comparison.isPending} error={comparison.error} label="the comparison">
           {comparison.data ? (

@@ -129,6 +129,7 @@ function routes(comparison: Comparison = makeComparison()) {
     ...shellRoutes(),
     "GET /api/v1/compare": { body: comparison },
     "GET /api/v1/compare/groups": { body: groups },
+    "GET /api/v1/compare/previous": { body: makeComparison({ permalink: "/compare?ids=11,12&baseline=11" }) },
     "GET /api/v1/compare/views/5": {
       body: {
         id: 5,
@@ -198,6 +199,14 @@ describe("compare page", { timeout: 30_000 }, () => {
     const asked = api.callsTo("GET /api/v1/compare")[0]?.query;
     expect(asked?.get("ids")).toBe("1,2,3,4,5,6");
     expect(asked?.get("baseline")).toBe("4");
+  });
+
+  it("compares a run with the previous run of its plan, then keeps that comparison's permalink", async () => {
+    const api = installFakeApi(routes());
+    renderApp("/compare?previous_run=12");
+    await screen.findByRole("table", { name: "Figures side by side" }, { timeout: 8_000 });
+    expect(api.callsTo("GET /api/v1/compare/previous")[0]?.query.get("run_id")).toBe("12");
+    await waitFor(() => expect(api.callsTo("GET /api/v1/compare").some((call) => call.query.get("ids") === "11,12")).toBe(true), { timeout: 8_000 });
   });
 
   it("saves the comparison under a name for the team", async () => {
