@@ -1,13 +1,15 @@
-"""The worker's packages, for a new host to install with one command (no credential needed: the
-worker is no secret, and a host has none before it enrolls)."""
+"""How a new host joins (for signed-in users), and the worker's packages it installs with one command
+(no credential needed for those: the worker is no secret, and a host has none before it enrolls)."""
 
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import PlainTextResponse
 
+from storbench_api.deps import ReadAccess
 from storbench_api.errors import NotFound
 from storbench_api.hosts import setup, worker_dist
+from storbench_api.hosts.schemas import WorkerSetup
 from storbench_api.openapi import errors
 
 router = APIRouter(prefix="/worker", tags=["worker"])
@@ -15,6 +17,13 @@ router = APIRouter(prefix="/worker", tags=["worker"])
 WheelName = Annotated[
     str, Path(pattern=r"^[A-Za-z0-9_.+-]{1,200}\.whl$", examples=["storbench_worker-0.1.0-py3-none-any.whl"])
 ]
+
+
+@router.get("/setup", response_model=WorkerSetup, summary="How a new host joins this server")
+def worker_setup(request: Request, principal: ReadAccess) -> WorkerSetup:
+    """Whether a worker on another machine can join (and, if not, why and what to do), with the
+    commands that install fio and the worker, put the token in a file and start the worker."""
+    return setup.worker_setup(str(request.base_url))
 
 
 def _wheels() -> dict[str, worker_dist.Wheel]:

@@ -2,11 +2,11 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Request, Response, status
+from fastapi import APIRouter, Response, status
 
 from storbench_api.deps import DB, OwnerAccess, ReadAccess, WriteAccess
 from storbench_api.errors import BrokerUnavailable, Conflict
-from storbench_api.hosts import service, setup
+from storbench_api.hosts import service
 from storbench_api.hosts.schemas import (
     HostCreate,
     HostCreated,
@@ -14,7 +14,6 @@ from storbench_api.hosts.schemas import (
     HostList,
     HostOut,
     HostUpdate,
-    WorkerSetup,
 )
 from storbench_api.ids import IdPath
 from storbench_api.openapi import errors
@@ -44,13 +43,6 @@ def create_host(body: HostCreate, db: DB, principal: WriteAccess) -> HostCreated
     db.commit()
     described = service.describe_hosts(db, [host])[0]
     return HostCreated(**described.model_dump(), worker_token=token)
-
-
-@router.get("/setup", response_model=WorkerSetup, summary="How a new host joins this server")
-def worker_setup(request: Request, principal: ReadAccess) -> WorkerSetup:
-    """Whether a worker on another machine can join (and, if not, why and what to do), with the
-    commands that install fio and the worker, put the token in a file and start the worker."""
-    return setup.worker_setup(str(request.base_url))
 
 
 @router.get("/{host_id}", response_model=HostOut, summary="One host")

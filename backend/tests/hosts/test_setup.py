@@ -18,7 +18,7 @@ from tests.conftest import Caller, make_caller
 
 
 def _setup(client: TestClient, caller: Caller) -> dict[str, object]:
-    response = client.get("/api/v1/hosts/setup", headers=caller.headers)
+    response = client.get("/api/v1/worker/setup", headers=caller.headers)
     assert response.status_code == 200, response.text
     body: dict[str, object] = response.json()
     return body
@@ -112,7 +112,7 @@ def test_a_replacement_token_keeps_the_hosts_name(client: TestClient, db: Sessio
 
 
 def test_the_setup_needs_a_signed_in_caller(client: TestClient) -> None:
-    assert client.get("/api/v1/hosts/setup").status_code == 401
+    assert client.get("/api/v1/worker/setup").status_code == 401
 
 
 # ---- the worker's packages ------------------------------------------------------------------------

@@ -546,27 +546,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/hosts/setup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * How a new host joins this server
-         * @description Whether a worker on another machine can join (and, if not, why and what to do), with the
-         *     commands that install fio and the worker, put the token in a file and start the worker.
-         */
-        get: operations["worker_setup_api_v1_hosts_setup_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/hosts/{host_id}": {
         parameters: {
             query?: never;
@@ -1857,6 +1836,27 @@ export interface paths {
          *     Assignments whose output waits in the host's spool are left alone: they will be delivered.
          */
         post: operations["restarted_api_v1_worker_restarted_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/worker/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a new host joins this server
+         * @description Whether a worker on another machine can join (and, if not, why and what to do), with the
+         *     commands that install fio and the worker, put the token in a file and start the worker.
+         */
+        get: operations["worker_setup_api_v1_worker_setup_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7198,7 +7198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: percent and zscore need a threshold; e_divisive takes none */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7451,53 +7451,6 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The service was too busy to take the request in time: retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-        };
-    };
-    worker_setup_api_v1_hosts_setup_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WorkerSetup"];
-                };
-            };
-            /** @description Not signed in, or the credential is wrong, expired or revoked */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description A query parameter this operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8791,6 +8744,15 @@ export interface operations {
             };
             /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12968,6 +12930,53 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    worker_setup_api_v1_worker_setup_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerSetup"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -4,11 +4,11 @@ import type { Schema } from "../../../lib/api/types";
 
 export type WorkerSetup = Schema<"WorkerSetup">;
 
-/** GET /hosts/setup: whether a host on another machine can join, and the commands to run on it. */
+/** GET /worker/setup: whether a host on another machine can join, and the commands to run on it. */
 export function workerSetupQueryOptions() {
   return queryOptions({
     queryKey: ["hosts", "setup"],
-    queryFn: ({ signal }) => apiRequest<WorkerSetup>("/hosts/setup", { signal }),
+    queryFn: ({ signal }) => apiRequest<WorkerSetup>("/worker/setup", { signal }),
     staleTime: 5 * 60_000,
   });
 }

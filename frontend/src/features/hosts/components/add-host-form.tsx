@@ -9,7 +9,7 @@ import { useWorkerSetup, type WorkerSetup } from "../api/get-worker-setup";
 import { startCommandFor } from "./add-host-guide";
 
 /** Install, token file, start: the token goes in a file (on the command line every user of the host
- * could read it with ps); the server's own address comes from GET /hosts/setup. */
+ * could read it with ps); the server's own address comes from GET /worker/setup. */
 function workerCommand(host: HostCreated, setup: WorkerSetup | undefined): string {
   const server = setup?.server_url ?? window.location.origin;
   const tokenFile = setup?.token_file ?? "/etc/storbench-token";

@@ -27,7 +27,7 @@ describe("adding a host", () => {
     installFakeApi({
       ...shellRoutes({ role: "member" }),
       "GET /api/v1/hosts": { body: page([makeHost()]) },
-      "GET /api/v1/hosts/setup": {
+      "GET /api/v1/worker/setup": {
         body: makeSetup({
           accepts_remote_hosts: false,
           problems: ["This server runs the embedded broker, a folder on this machine."],
@@ -48,7 +48,7 @@ describe("adding a host", () => {
       ...shellRoutes(),
       "GET /api/v1/hosts": { body: page([makeHost()]) },
       "GET /api/v1/enrollment-tokens": { body: page([]) },
-      "GET /api/v1/hosts/setup": { body: makeSetup() },
+      "GET /api/v1/worker/setup": { body: makeSetup() },
     });
     renderApp("/hosts");
 
