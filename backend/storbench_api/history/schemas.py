@@ -6,12 +6,12 @@ from typing import Annotated, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from storbench_api.history.changepoints import Method
+from storbench_api.history.changepoints import DetectionMethod
 from storbench_api.storage_classes.schemas import Workload
 from storbench_api.wire import JSON_INTEGER, NO_NUL, RequestBody
 
 
-class Figure(enum.StrEnum):
+class TrendFigure(enum.StrEnum):
     """A figure of one direction of a result (the columns of result_directions)."""
 
     iops = "iops"
@@ -28,7 +28,7 @@ class Figure(enum.StrEnum):
     clat_p99_99_ns = "clat_p99_99_ns"
 
 
-class Direction(enum.StrEnum):
+class TrendDirection(enum.StrEnum):
     """fio's I/O directions."""
 
     read = "read"
@@ -36,7 +36,7 @@ class Direction(enum.StrEnum):
     trim = "trim"
 
 
-class Kind(enum.StrEnum):
+class ChangeKind(enum.StrEnum):
     """Which way a change went for the user: latency up is a regression, IOPS up an improvement."""
 
     regression = "regression"
@@ -79,7 +79,7 @@ class ChangePointOut(BaseModel):
     fingerprint: str | None
     result_id: int
     measured_at: datetime
-    kind: Kind
+    kind: ChangeKind
     before_median: float
     after_median: float
     ratio: float = Field(description="after_median / before_median")
@@ -96,8 +96,8 @@ class TrendOut(BaseModel):
 
     target_id: int
     job: str
-    metric: Figure
-    direction: Direction
+    metric: TrendFigure
+    direction: TrendDirection
     fingerprint: str | None
     unit: str = Field(description="IOPS, bytes/s or ns")
     points: list[TrendPoint]
@@ -142,7 +142,7 @@ class AcknowledgeIn(RequestBody):
 class PolicyOut(BaseModel):
     """How the team finds changes in its history."""
 
-    method: Method
+    method: DetectionMethod
     threshold: float | None = Field(description="percent (method percent) or robust z-score (zscore)")
     min_points_after: int = Field(description="results at the new level before a change is reported")
     alpha: float = Field(description="significance level of E-divisive's permutation test")
@@ -155,17 +155,17 @@ class PolicyIn(RequestBody):
 
     model_config = ConfigDict(extra="forbid")
 
-    method: Method = Field(strict=False)
+    method: DetectionMethod = Field(strict=False)
     threshold: Annotated[float | None, Field(gt=0, le=1000)] = None
     min_points_after: Annotated[int, Field(ge=1, le=20, strict=False), JSON_INTEGER] = 3
 
     @model_validator(mode="after")
     def _threshold_fits_method(self) -> Self:
-        if self.method == Method.e_divisive and self.threshold is not None:
+        if self.method == DetectionMethod.e_divisive and self.threshold is not None:
             raise ValueError(
                 "e_divisive takes no threshold: leave threshold out, or choose percent or zscore"
             )
-        if self.method != Method.e_divisive and self.threshold is None:
+        if self.method != DetectionMethod.e_divisive and self.threshold is None:
             raise ValueError(
                 f"method {self.method.value} needs a threshold (e.g. 10 for percent, 3 for zscore)"
             )
