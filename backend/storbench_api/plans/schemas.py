@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
 from storbench_api.fio_tools.schemas import FioJobIn, FioJobOut
 from storbench_api.wire import NAME, NO_NUL, RequestBody
@@ -27,18 +27,15 @@ class PlanCreate(RequestBody):
 
 
 class PlanUpdate(RequestBody):
-    """Edit a plan: new jobs (or shared_files) make a new version; runs keep the version they ran."""
+    """Edit a plan: new jobs (or shared_files) make a new version; runs keep the version they ran.
+
+    A field left out stays as it is.
+    """
 
     name: str | None = Field(default=None, min_length=1, max_length=120, pattern=NAME)
     description: str | None = Field(default=None, max_length=4000, pattern=NO_NUL)
     jobs: list[FioJobIn] | None = Field(default=None, min_length=1, max_length=1000)
     shared_files: bool | None = None
-
-    @model_validator(mode="after")
-    def _something_to_change(self) -> "PlanUpdate":
-        if not self.model_fields_set:
-            raise ValueError("give at least one of name, description, jobs or shared_files")
-        return self
 
 
 class PlanDuplicate(RequestBody):

@@ -78,13 +78,13 @@ def check_run(body: RunCreate, db: DB, principal: WriteAccess) -> RunCheckOut:
     return precheck.check_run(db, principal, body)
 
 
-@router.get("/{run_id}", response_model=RunOut, summary="A run with its results")
+@router.get("/{run_id:int}", response_model=RunOut, summary="A run with its results")
 def get_run(run_id: IdPath, db: DB, principal: ReadAccess) -> RunOut:
     """Status, timings, error and the measured results."""
     return presenters.describe_run(db, service.get_run(db, principal.team_id, run_id))
 
 
-@router.patch("/{run_id}", response_model=RunOut, summary="Label or annotate a run")
+@router.patch("/{run_id:int}", response_model=RunOut, summary="Label or annotate a run")
 def update_run(run_id: IdPath, body: RunUpdate, db: DB, principal: WriteAccess) -> RunOut:
     """Set or clear the run's label ("after firmware 2.1") and note, at any time."""
     run = service.update_run(db, principal, run_id, body)

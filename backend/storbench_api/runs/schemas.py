@@ -55,16 +55,10 @@ class RunCreate(RequestBody):
 
 
 class RunUpdate(RequestBody):
-    """Change a run's label or note (null clears it)."""
+    """Change a run's label or note (null clears it; a field left out stays as it is)."""
 
     label: str | None = Field(default=None, max_length=200, pattern=NO_NUL)
     note: str | None = Field(default=None, max_length=4000, pattern=NO_NUL)
-
-    @model_validator(mode="after")
-    def _something_to_change(self) -> "RunUpdate":
-        if not self.model_fields_set:
-            raise ValueError("give label or note")
-        return self
 
 
 class RunAgain(RequestBody):
