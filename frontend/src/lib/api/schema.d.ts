@@ -3816,6 +3816,8 @@ export interface components {
         /**
          * PlanUpdate
          * @description Edit a plan: new jobs (or shared_files) make a new version; runs keep the version they ran.
+         *
+         *     A field left out stays as it is.
          */
         PlanUpdate: {
             /** Description */
@@ -4456,7 +4458,7 @@ export interface components {
         };
         /**
          * RunUpdate
-         * @description Change a run's label or note (null clears it).
+         * @description Change a run's label or note (null clears it; a field left out stays as it is).
          */
         RunUpdate: {
             /** Label */
