@@ -24,7 +24,14 @@ from storbench_api.results.schemas import (
 router = APIRouter(prefix="/results", tags=["results"])
 
 
-@router.get("", response_model=ResultList, summary="The team's result history")
+@router.get(
+    "",
+    response_model=ResultList,
+    summary="The team's result history",
+    openapi_extra=rules_beyond_schema(
+        "cursor must be a next_cursor this service gave for the same filters (empty: the first page)"
+    ),
+)
 def list_results(
     db: DB,
     principal: ReadAccess,

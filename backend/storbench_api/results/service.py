@@ -48,7 +48,7 @@ def list_results(
     db: Session, team_id: int, filters: ResultFilters, limit: int, cursor: str | None = None
 ) -> ResultList:
     """A keyset page of the team's results, newest first by measured_at, and how many match."""
-    after = listing.decode_cursor(cursor, filters) if cursor is not None else None
+    after = listing.decode_cursor(cursor, filters) if cursor else None
     rows = repository.list_results(db, team_id, filters, limit + 1, after)
     page = rows[:limit]
     next_cursor = None

@@ -64,6 +64,14 @@ def test_pages_cover_every_result_once_newest_first_with_ties_broken_by_id(
     assert not any(b["total_is_estimate"] for b in bodies)
 
 
+def test_an_empty_cursor_is_the_first_page(client: TestClient, owner: Caller, db: Session) -> None:
+    newest = _result(db, owner, T0 + timedelta(hours=1))
+    _result(db, owner, T0)
+    db.commit()
+    body = client.get("/api/v1/results?limit=1&cursor=", headers=owner.headers).json()
+    assert [item["id"] for item in body["items"]] == [newest.id]
+
+
 def test_a_page_that_ends_exactly_at_the_last_result_has_no_next_cursor(
     client: TestClient, owner: Caller, db: Session
 ) -> None:

@@ -8693,7 +8693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: cursor must be a next_cursor this service gave for the same filters (empty: the first page) */
             422: {
                 headers: {
                     [name: string]: unknown;
