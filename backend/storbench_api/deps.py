@@ -36,6 +36,9 @@ PUBLIC_ROUTES: dict[tuple[str, str], PublicAccess] = {
     ("POST", "/api/v1/auth/login"): "sign_in",
     ("POST", "/api/v1/invitations/accept"): "sign_in",
     ("POST", "/api/v1/worker/enroll"): "sign_in",
+    # The worker's packages, for a host about to enroll (no secret in them).
+    ("GET", "/api/v1/worker/requirements.txt"): "open",
+    ("GET", "/api/v1/worker/dist/{filename}"): "open",
 }
 
 _oauth2 = OAuth2PasswordBearer(tokenUrl="/api/v1/auth/token", auto_error=False)
