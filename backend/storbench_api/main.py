@@ -19,6 +19,7 @@ from storbench_api.hosts.dist_router import router as worker_dist_router
 from storbench_api.hosts.enrollment_router import router as enrollment_router
 from storbench_api.hosts.router import router as hosts_router
 from storbench_api.hosts.worker_router import router as hosts_worker_router
+from storbench_api.ids import match_ids_by_digits
 from storbench_api.inflight import InFlightLimit
 from storbench_api.openapi import answer_unrouted_methods, document_errors
 from storbench_api.plans.router import router as plans_router
@@ -120,6 +121,7 @@ def create_app(run_sweeper: bool = True) -> FastAPI:
 
     # A query parameter no operation declares is a 422 (storbench_api.query_params), on every route.
     api = APIRouter(prefix=API_PREFIX, dependencies=[Depends(reject_unknown_query_parameters)])
+    match_ids_by_digits(API_ROUTERS)
     for router in API_ROUTERS:
         api.include_router(router)
     app.include_router(api)

@@ -69,10 +69,12 @@ def count_results(db: Session, team_id: int, filters: ResultFilters) -> tuple[in
     return max(_planner_rows(db, matching), EXACT_COUNT_CAP + 1), True
 
 
-def _planner_rows(db: Session, query: Select[tuple[int]]) -> int:
+def _planner_rows(db: Session, query: Select[int]) -> int:
     """The number of rows PostgreSQL's planner expects `query` to return (EXPLAIN, not run)."""
     compiled = query.compile(dialect=db.get_bind().dialect)
     plan = db.connection().exec_driver_sql(f"EXPLAIN (FORMAT JSON) {compiled}", compiled.params).scalar()
+    if not isinstance(plan, list) or not plan:
+        raise RuntimeError(f"EXPLAIN gave no plan: {plan!r}")
     return int(plan[0]["Plan"]["Plan Rows"])
 
 
