@@ -38,9 +38,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("uq_hosts_team_id_name_active", table_name="hosts")
     # Removed hosts whose name a later host took are renamed, so the old constraint holds again.
-    op.execute(
-        "UPDATE hosts SET name = name || '~' || CAST(id AS VARCHAR) WHERE removed_at IS NOT NULL"
-    )
+    op.execute("UPDATE hosts SET name = name || '~' || CAST(id AS VARCHAR) WHERE removed_at IS NOT NULL")
     with op.batch_alter_table("hosts", schema=None) as batch_op:
         batch_op.create_unique_constraint("uq_hosts_team_id", ["team_id", "name"])
         batch_op.drop_column("removed_at")
