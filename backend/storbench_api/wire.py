@@ -1,5 +1,6 @@
 """Conventions of the API's bodies that pydantic does not have out of the box."""
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model, model_serializer
@@ -21,6 +22,17 @@ def _json_integer(value: object) -> object:
 # keys): `Annotated[int, Field(ge=1, strict=False), JSON_INTEGER]` takes 5 and 5.0 (an integer to
 # JSON Schema), never "5" or true, in strict and lax models alike.
 JSON_INTEGER = BeforeValidator(_json_integer)
+
+
+def _iso_8601(value: object) -> object:
+    """A date in ISO 8601 ("2026-11-23T10:00:00Z"), not a number pydantic would read as Unix seconds."""
+    if isinstance(value, str) and not re.match(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("must be a date and time in ISO 8601, such as 2026-11-23T10:00:00Z")
+    return value
+
+
+# A query's date and time as its schema says (format date-time): "0.5" is refused, not 1970.
+ISO_DATETIME = BeforeValidator(_iso_8601)
 
 
 class RequestBody(BaseModel):

@@ -20,6 +20,7 @@ from storbench_api.results.schemas import (
     ResultOut,
     ResultsLabelIn,
 )
+from storbench_api.wire import ISO_DATETIME
 
 router = APIRouter(prefix="/results", tags=["results"])
 
@@ -47,9 +48,12 @@ def list_results(
     host_name: Annotated[str | None, Query(max_length=255)] = None,
     run_id: OptionalIdQuery = None,
     measured_after: Annotated[
-        datetime | None, Query(description="measured at or after this time (ISO 8601; UTC when no zone)")
+        Annotated[datetime, ISO_DATETIME] | None,
+        Query(description="measured at or after this time (ISO 8601; UTC when no zone)"),
     ] = None,
-    measured_before: Annotated[datetime | None, Query(description="measured before this time")] = None,
+    measured_before: Annotated[
+        Annotated[datetime, ISO_DATETIME] | None, Query(description="measured before this time")
+    ] = None,
 ) -> ResultList:
     """Results of runs and imports, newest first by when fio measured them, one keyset page at a time.
 

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Query, Response, status
 from storbench_api.deps import DB, OwnerAccess
 from storbench_api.errors import Conflict
 from storbench_api.ids import IdPath
-from storbench_api.openapi import errors
+from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.webhooks import service
 from storbench_api.webhooks.events import EVENTS
 from storbench_api.webhooks.schemas import (
@@ -33,7 +33,14 @@ def list_webhooks(db: DB, principal: OwnerAccess) -> WebhookList:
 
 
 @router.post(
-    "", response_model=WebhookCreated, status_code=status.HTTP_201_CREATED, summary="Register a webhook"
+    "",
+    response_model=WebhookCreated,
+    status_code=status.HTTP_201_CREATED,
+    summary="Register a webhook",
+    openapi_extra=rules_beyond_schema(
+        "the URL's host must resolve, and to a public address: loopback, private and link-local "
+        "destinations are refused unless the operator allows them (STORBENCH_WEBHOOK_ALLOWED_NETWORKS)"
+    ),
 )
 def create_webhook(body: WebhookCreate, db: DB, principal: OwnerAccess) -> WebhookCreated:
     """The signing secret is in this response only. Loopback, private and link-local URLs are refused."""
@@ -48,7 +55,15 @@ def get_webhook(webhook_id: IdPath, db: DB, principal: OwnerAccess) -> WebhookOu
     return service.describe_webhook(db, service.get_webhook(db, principal.team_id, webhook_id))
 
 
-@router.patch("/{webhook_id}", response_model=WebhookOut, summary="Change a webhook")
+@router.patch(
+    "/{webhook_id}",
+    response_model=WebhookOut,
+    summary="Change a webhook",
+    openapi_extra=rules_beyond_schema(
+        "the URL's host must resolve, and to a public address: loopback, private and link-local "
+        "destinations are refused unless the operator allows them (STORBENCH_WEBHOOK_ALLOWED_NETWORKS)"
+    ),
+)
 def update_webhook(webhook_id: IdPath, body: WebhookUpdate, db: DB, principal: OwnerAccess) -> WebhookOut:
     """An inactive webhook receives no new events (pending deliveries are still sent)."""
     webhook = service.update_webhook(db, principal, webhook_id, body)
