@@ -30,6 +30,8 @@ class Listing:
     headers: tuple[str, ...]
     row: Callable[[dict[str, Any]], list[str]]
     right: tuple[str, ...] = ("id",)
+    # Paged with limit/offset ({items, total}); an unpaged list answers every item at once.
+    paged: bool = True
 
 
 LISTINGS = (
@@ -81,6 +83,7 @@ LISTINGS = (
         ("id", "measures", "target kind", "jobs", "name"),
         lambda p: [p["id"], p["measures"], p["target_kind"], str(len(p["jobs"])), p["name"]],
         right=("jobs",),
+        paged=False,
     ),
 )
 
@@ -99,7 +102,7 @@ def add_parsers(
 
 def _handler(listing: Listing) -> Callable[[Api, argparse.Namespace], int]:
     def execute(api: Api, args: argparse.Namespace) -> int:
-        items = api.list_all(listing.path)
+        items = api.list_all(listing.path) if listing.paged else api.get(listing.path)["items"]
         if args.format == "json":
             print(json.dumps(items, indent=2))
         elif items:
