@@ -2,7 +2,7 @@ import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ApiErrorAlert } from "../components/ui/api-error-alert";
 import { installFakeApi } from "../test/fake-api";
-import { makeHost, makeSession, page, shellRoutes } from "../test/factories";
+import { makeHost, makeSession, makeWorkerSetup, page, shellRoutes } from "../test/factories";
 import { renderApp } from "../test/render-app";
 import { apiRequest, ApiError } from "./api-client";
 import { setCsrfToken } from "./session";
@@ -81,6 +81,7 @@ describe("apiRequest", () => {
       ...shellRoutes(),
       "GET /api/v1/hosts": { status: 500, body: { code: "internal", message: "Database unavailable" } },
       "GET /api/v1/enrollment-tokens": { body: page([]) },
+      "GET /api/v1/worker/setup": { body: makeWorkerSetup() },
     });
     renderApp("/hosts");
 

@@ -31,6 +31,8 @@ import type {
   Target,
   TeamMembership,
 } from "../lib/api/types";
+
+type WorkerSetup = Schema<"WorkerSetup">;
 import { fakeRoutes } from "./fake-api";
 
 const CREATED = "2025-03-01T10:00:00Z";
@@ -413,4 +415,22 @@ export function signedOutRoutes() {
     "GET /api/v1/auth/session": { status: 401, body: { code: "unauthorized", message: "authentication required" } },
     "GET /api/v1/health": { body: makeHealth() },
   });
+}
+
+/** How hosts join, as GET /api/v1/worker/setup answers in the embedded mode. */
+export function makeWorkerSetup(overrides: Partial<WorkerSetup> = {}): WorkerSetup {
+  return {
+    mode: "embedded",
+    accepts_remote_hosts: true,
+    problems: [],
+    remote_switch: "make up REMOTE=1",
+    server_url: "http://192.0.2.10:8000",
+    broker: "redis://192.0.2.10:6390/0",
+    install_command: "apt-get install -y fio python3-venv && … pip install -r http://192.0.2.10:8000/api/v1/worker/requirements.txt",
+    token_file: "/etc/storbench-token",
+    start_command:
+      'storbench-worker --server http://192.0.2.10:8000 --token-file /etc/storbench-token --name "$(hostname)" --allow <DIRECTORY>',
+    directory_placeholder: "<DIRECTORY>",
+    ...overrides,
+  };
 }

@@ -1,26 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { installFakeApi } from "../../../test/fake-api";
-import { makeHost, page, shellRoutes } from "../../../test/factories";
+import { makeHost, makeWorkerSetup as makeSetup, page, shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
-import type { WorkerSetup } from "../api/get-worker-setup";
-
-function makeSetup(overrides: Partial<WorkerSetup> = {}): WorkerSetup {
-  return {
-    mode: "embedded",
-    accepts_remote_hosts: true,
-    problems: [],
-    remote_switch: "make up REMOTE=1",
-    server_url: "http://192.0.2.10:8000",
-    broker: "redis://192.0.2.10:6390/0",
-    install_command: "apt-get install -y fio python3-venv && … pip install -r http://192.0.2.10:8000/api/v1/worker/requirements.txt",
-    token_file: "/etc/storbench-token",
-    start_command:
-      'storbench-worker --server http://192.0.2.10:8000 --token-file /etc/storbench-token --name "$(hostname)" --allow <DIRECTORY>',
-    directory_placeholder: "<DIRECTORY>",
-    ...overrides,
-  };
-}
 
 describe("adding a host", () => {
   it("says plainly when hosts on other machines cannot join, and what to do", async () => {
