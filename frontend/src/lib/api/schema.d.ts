@@ -11688,7 +11688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the URL's host must resolve, and to a public address: loopback, private and link-local destinations are refused unless the operator allows them (STORBENCH_WEBHOOK_ALLOWED_NETWORKS) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11900,7 +11900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the URL's host must resolve, and to a public address: loopback, private and link-local destinations are refused unless the operator allows them (STORBENCH_WEBHOOK_ALLOWED_NETWORKS) */
             422: {
                 headers: {
                     [name: string]: unknown;
