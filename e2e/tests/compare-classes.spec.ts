@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { csrfHeader, expect, saveScreenshot, signIn, test } from "./fixtures";
 
 const scratch = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", "e2e-compare");
 const JOB = "compare-classes-randread";
@@ -48,15 +48,10 @@ function shaped(base: Record<string, unknown>, iops: number, at: number): string
   return JSON.stringify(doc);
 }
 
-async function csrf(page: Page): Promise<Record<string, string>> {
-  const cookie = (await page.context().cookies()).find((c) => c.name === "storbench_csrf");
-  return { "X-CSRF-Token": cookie?.value ?? "" };
-}
-
 /** Import every repetition of every class; the result ids in class order. */
 async function importClasses(page: Page): Promise<number[]> {
   const base = realFioOutput();
-  const headers = await csrf(page);
+  const headers = await csrfHeader(page);
   const ids: number[] = [];
   let at = Date.UTC(2026, 5, 1) / 1000;
   for (const [storageClass, repetitions] of CLASSES) {
@@ -121,7 +116,7 @@ test("compare three classes, read the verdict, and a teammate opens the same com
   const performanceText = await performance.textContent();
 
   const invitation = await page.request.post("/api/v1/teams/current/invitations", {
-    headers: await csrf(page),
+    headers: await csrfHeader(page),
     data: { role: "viewer" },
   });
   expect(invitation.status()).toBe(201);

@@ -56,3 +56,9 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
+
+/** The session's CSRF token as the header a write through page.request must send. */
+export async function csrfHeader(page: Page): Promise<Record<string, string>> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === "storbench_csrf");
+  return { "X-CSRF-Token": cookie?.value ?? "" };
+}

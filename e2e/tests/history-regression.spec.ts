@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { csrfHeader, expect, saveScreenshot, signIn, test } from "./fixtures";
 
 const scratch = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", "e2e-history");
 const TARGET = "history nas";
@@ -59,14 +59,8 @@ function nightOutput(base: Record<string, unknown>, night: number, iops: number)
   return JSON.stringify(doc);
 }
 
-/** The session's CSRF token, which writes through page.request must send. */
-async function csrf(page: Page): Promise<Record<string, string>> {
-  const cookie = (await page.context().cookies()).find((c) => c.name === "storbench_csrf");
-  return { "X-CSRF-Token": cookie?.value ?? "" };
-}
-
 async function createTarget(page: Page, request: APIRequestContext): Promise<number> {
-  const headers = await csrf(page);
+  const headers = await csrfHeader(page);
   let hostId = 0;
   await expect(async () => {
     const hosts = (await (await request.get("/api/v1/hosts")).json()) as { items: { id: number; name: string; status: string }[] };
@@ -88,7 +82,7 @@ test("a trend shows the regression found in a target's history, and it is acknow
   const targetId = await createTarget(page, page.request);
 
   // Thirteen nights of fio outputs imported into the target's history, as a CI job would.
-  const headers = await csrf(page);
+  const headers = await csrfHeader(page);
   for (const [night, iops] of NIGHTS.entries()) {
     const imported = await page.request.post("/api/v1/results/import", {
       headers,
