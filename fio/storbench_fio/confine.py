@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from storbench_fio.errors import OptionError
+from storbench_fio.errors import Notice, OptionError
 from storbench_fio.job import FioJob
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "confine_job_paths",
     "path_option_problems",
     "relative_name_problem",
+    "separate_host_paths",
     "target_path_problem",
 ]
 
@@ -260,3 +261,64 @@ def path_option_problems(
         if problem is not None and value is not None:
             errors.append(OptionError(option=option, value=value, reason=problem))
     return errors
+
+
+def _looks_like_host_path(value: str) -> bool:
+    """An absolute POSIX path, a Windows drive path (Z:\\, Z\\:\\ escaped) or a UNC share."""
+    return value.startswith(("/", "\\\\")) or re.match(r"[A-Za-z](\\?):", value) is not None
+
+
+def _last_part(value: str) -> str:
+    return re.split(r"[\\/]+", value.rstrip("\\/"))[-1]
+
+
+def separate_host_paths(jobs: Sequence[FioJob]) -> tuple[list[FioJob], list[Notice]]:
+    """Jobs without the places on a host a pasted text pointed fio at, and a notice for each.
+
+    A vendor's command names where it ran fio (`--directory=/mnt/nas`, `--filename=/dev/nvme0n1`,
+    `--filename=\\\\server\\share\\file`). Kept in a plan, every run would refuse it: storbench runs
+    each job in a fresh run directory inside the target chosen for the run, or on the target's
+    device. So the place becomes the advice to run on a target there; a file name keeps its last
+    part (jobs that shared one file still share one), a device is the target's own.
+    """
+    notices: dict[tuple[str, str], Notice] = {}
+    kept: list[FioJob] = []
+    for job in jobs:
+        update: dict[str, str | None] = {}
+        if job.directory is not None and _looks_like_host_path(job.directory):
+            update["directory"] = None
+            notices.setdefault(
+                ("directory", job.directory),
+                Notice(
+                    option="directory",
+                    value=job.directory,
+                    message="left out: storbench runs each job in a fresh directory inside the "
+                    f"target you choose; run this plan on a target at {job.directory}",
+                ),
+            )
+        if job.filename is not None and _looks_like_host_path(job.filename):
+            name = _last_part(job.filename)
+            if job.filename.startswith("/dev/"):
+                update["filename"] = None
+                message = (
+                    "left out: on a block-device target fio opens the target's device; "
+                    f"run this plan on a block-device target for {job.filename}"
+                )
+            elif PLAIN_PART.fullmatch(name):
+                update["filename"] = name
+                message = (
+                    f"read as filename={name}, a file in the run directory of the target you "
+                    f"choose; run this plan on a target at the folder that held {job.filename}"
+                )
+            else:
+                update["filename"] = None
+                message = (
+                    "left out: fio names its files in the run directory of the target you choose; "
+                    f"run this plan on a target at the folder that held {job.filename}"
+                )
+            notices.setdefault(
+                ("filename", job.filename),
+                Notice(option="filename", value=job.filename, message=message),
+            )
+        kept.append(job.model_copy(update=update) if update else job)
+    return kept, list(notices.values())

@@ -9,8 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from storbench_fio.confine import confine_job_paths, relative_name_problem, target_path_problem
-from storbench_fio.job import FioJob
+from storbench_fio.confine import (
+    confine_job_paths,
+    path_option_problems,
+    relative_name_problem,
+    separate_host_paths,
+    target_path_problem,
+)
+from storbench_fio.job import FioJob, validate_job_dict
 
 BASE = {"name": "j", "rw": "randwrite", "bs": "4k", "size": "1m", "runtime": 1}
 
@@ -177,3 +183,38 @@ def test_allowed_targets() -> None:
     assert target_path_problem("/mnt/nas", "directory", ["/mnt/nas"]) is None
     assert target_path_problem("/tmp/pytest-1/scratch", "directory", ["/tmp/pytest-1"]) is None
     assert target_path_problem("/dev/vdb", "block_device", ["/dev/vdb", "/mnt/x"]) is None
+
+
+def test_where_a_pasted_text_ran_fio_is_separated_from_the_jobs() -> None:
+    jobs = [
+        validate_job_dict({"name": "a", "rw": "read", "directory": "/mnt/nas"}),
+        validate_job_dict({"name": "b", "rw": "read", "directory": "/mnt/nas"}),
+        validate_job_dict({"name": "c", "rw": "read", "filename": "/mnt/nas/fio.dat"}),
+        validate_job_dict({"name": "d", "rw": "read", "filename": "/dev/nvme0n1"}),
+        validate_job_dict({"name": "e", "rw": "read", "filename": "\\\\<server>\\<share>\\<file>"}),
+        validate_job_dict({"name": "f", "rw": "read", "directory": "Z\\:\\"}),
+        validate_job_dict({"name": "g", "rw": "read", "directory": "sub", "filename": "data.bin"}),
+    ]
+    kept, notices = separate_host_paths(jobs)
+    assert [(j.directory, j.filename) for j in kept] == [
+        (None, None),
+        (None, None),
+        (None, "fio.dat"),
+        (None, None),
+        (None, None),
+        (None, None),
+        ("sub", "data.bin"),
+    ]
+    # One notice per place (a [global] directory repeated in each job is said once).
+    assert [(n.option, n.value) for n in notices] == [
+        ("directory", "/mnt/nas"),
+        ("filename", "/mnt/nas/fio.dat"),
+        ("filename", "/dev/nvme0n1"),
+        ("filename", "\\\\<server>\\<share>\\<file>"),
+        ("directory", "Z\\:\\"),
+    ]
+    assert "target at /mnt/nas" in notices[0].message
+    assert "block-device target" in notices[2].message
+    # What is left passes the rule every run applies.
+    for job in kept:
+        assert not path_option_problems("directory", job.directory, job.filename, None)

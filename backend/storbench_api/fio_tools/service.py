@@ -5,6 +5,7 @@ from typing import Any
 
 from storbench_api.errors import Invalid
 from storbench_api.settings import get_settings
+from storbench_fio.confine import relative_name_problem, separate_host_paths
 from storbench_fio.errors import Notice, OptionError
 from storbench_fio.job import FioJob, FioJobError, validate_job_dict
 from storbench_fio.jobfile import parse_fio_paste
@@ -38,8 +39,11 @@ def jobs_from_text(text: str) -> tuple[list[dict[str, Any]], list[Notice]]:
         paste = parse_fio_paste(text)
     except FioJobError as exc:
         _raise_invalid(_error_items(exc.errors))
-    jobs = normalise_jobs([job.model_dump(mode="json", exclude_none=True) for job in paste.jobs])
-    return jobs, list(paste.notices)
+    # Where the text ran fio is the target's business: the places become notices, not options
+    # every run would refuse.
+    parsed, moved = separate_host_paths(paste.jobs)
+    jobs = normalise_jobs([job.model_dump(mode="json", exclude_none=True) for job in parsed])
+    return jobs, [*paste.notices, *moved]
 
 
 def _limit_errors(job: FioJob, prefix: str) -> list[dict[str, Any]]:
@@ -61,6 +65,20 @@ def _limit_errors(job: FioJob, prefix: str) -> list[dict[str, Any]]:
         for option, value, limit in checks
         if value is not None and value > limit
     ]
+
+
+def _path_errors(job: FioJob, prefix: str) -> list[dict[str, Any]]:
+    """directory/filename values no target could run: a plan never names a place on a host (the
+    target does), except a block device's own node as filename."""
+    found = []
+    for option in ("directory", "filename"):
+        value = getattr(job, option)
+        if value is None or (option == "filename" and value.startswith("/dev/")):
+            continue
+        problem = relative_name_problem(value)
+        if problem is not None:
+            found.append({"option": option, "value": value, "reason": problem, "field": f"{prefix}{option}"})
+    return found
 
 
 def normalise_jobs(raw_jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -85,6 +103,7 @@ def normalise_jobs(raw_jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             errors.extend(_error_items(exc.errors, prefix))
             continue
         errors.extend(_limit_errors(job, prefix))
+        errors.extend(_path_errors(job, prefix))
         if job.name in seen_names:
             errors.append(
                 {

@@ -50,3 +50,40 @@ def test_a_vendor_guide_paste_validates_and_says_how_it_was_read(client: TestCli
     notices = response.json()["notices"]
     assert {n["option"] for n in notices} >= {"runtime"}
     assert any("DEPTH" in n["message"] or n["value"] == "$DEPTH" for n in notices), notices
+
+
+def test_where_a_vendor_ran_fio_becomes_advice_and_the_plan_runs_on_a_target(
+    client: TestClient, owner: Caller
+) -> None:
+    # A guide's command names its mount and a file on it; kept, every run would refuse them.
+    text = (
+        "fio --name=nas --rw=randread --bs=4k --size=1G --runtime=60 --directory=/mnt/nas\n"
+        "fio --name=shared --rw=randread --bs=4k --size=1G --runtime=60 --filename=/mnt/nas/fio.dat"
+    )
+    response = client.post("/api/v1/fio/validate", json={"text": text.splitlines()[0]}, headers=owner.headers)
+    assert response.status_code == 200, response.text
+    (job,) = response.json()["jobs"]
+    assert "directory" not in job or job["directory"] is None
+    (notice,) = [n for n in response.json()["notices"] if n["option"] == "directory"]
+    assert notice["value"] == "/mnt/nas" and "target at /mnt/nas" in notice["message"]
+
+    response = client.post("/api/v1/fio/validate", json={"text": text.splitlines()[1]}, headers=owner.headers)
+    assert response.status_code == 200, response.text
+    (job,) = response.json()["jobs"]
+    assert job["filename"] == "fio.dat"  # jobs that shared one file still share one
+    plan = client.post("/api/v1/plans", json={"name": "from a guide", "jobs": [job]}, headers=owner.headers)
+    assert plan.status_code == 201, plan.text
+
+
+def test_a_plan_that_names_a_place_on_a_host_is_refused_when_saved(client: TestClient, owner: Caller) -> None:
+    for option, value in (("directory", "/mnt/nas"), ("filename", "/etc/passwd"), ("directory", "../up")):
+        job = {"name": "j", "rw": "randread", "bs": "4k", "size": "1G", "runtime": 10, option: value}
+        body = {"name": f"p {value}", "jobs": [job]}
+        response = client.post("/api/v1/plans", json=body, headers=owner.headers)
+        assert response.status_code == 422, response.text
+        (error,) = response.json()["errors"]
+        assert (error["option"], error["value"], error["field"]) == (option, value, f"jobs.0.{option}")
+    # A block device's own node stays allowed: the run checks it is the target's device.
+    job = {"name": "j", "rw": "randread", "bs": "4k", "runtime": 10, "filename": "/dev/nvme0n1"}
+    response = client.post("/api/v1/plans", json={"name": "dev", "jobs": [job]}, headers=owner.headers)
+    assert response.status_code == 201, response.text
