@@ -6,6 +6,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from storbench_api.models import Plan, PlanVersion, Run
+from storbench_api.models.schedule import Schedule
 
 
 def list_plans(db: Session, team_id: int, limit: int, offset: int) -> tuple[Sequence[Plan], int]:
@@ -54,3 +55,8 @@ def names_like(db: Session, team_id: int, prefix: str) -> set[str]:
             select(Plan.name).where(Plan.team_id == team_id, Plan.name.like(f"{escaped}%", escape="\\"))
         ).all()
     )
+
+
+def schedules_running(db: Session, plan_id: int) -> Sequence[Schedule]:
+    """The schedules that run this plan."""
+    return db.scalars(select(Schedule).where(Schedule.plan_id == plan_id).order_by(Schedule.id)).all()

@@ -65,7 +65,7 @@ def update_plan(plan_id: IdPath, body: PlanUpdate, db: DB, principal: WriteAcces
     return service.describe(plan)
 
 
-@router.delete("/{plan_id}", status_code=204, summary="Delete a plan")
+@router.delete("/{plan_id}", status_code=204, summary="Delete a plan", responses=errors(Conflict))
 def delete_plan(plan_id: IdPath, db: DB, principal: WriteAccess) -> Response:
     """Remove the plan and its versions; its runs and their results stay, with the plan's name."""
     service.delete_plan(db, principal, plan_id)

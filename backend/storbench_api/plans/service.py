@@ -112,8 +112,22 @@ def duplicate_plan(db: Session, principal: Principal, plan_id: int, body: PlanDu
 
 
 def delete_plan(db: Session, principal: Principal, plan_id: int) -> None:
-    """Remove a plan and its versions; its runs and results stay (they keep its name and jobs)."""
+    """Remove a plan and its versions; its runs and results stay (they keep its name and jobs).
+
+    A plan that schedules run is not deleted under them: the schedules would go with it.
+    """
     plan = get_plan(db, principal.team_id, plan_id)
+    schedules = repository.schedules_running(db, plan.id)
+    if schedules:
+        names = ", ".join(f"'{s.name}' (id {s.id})" for s in schedules)
+        raise Conflict(
+            f"plan '{plan.name}' is run by {len(schedules)} schedule(s): {names}; "
+            "delete those schedules or point them at another plan first",
+            [
+                {"field": "schedule_id", "value": str(s.id), "reason": f"runs this plan ({s.name})"}
+                for s in schedules
+            ],
+        )
     audit.record(
         db,
         team_id=principal.team_id,

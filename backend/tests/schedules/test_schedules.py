@@ -230,3 +230,16 @@ def test_a_long_outage_lists_the_latest_missed_slots_and_counts_the_rest(
     assert [s.replace("Z", "+00:00") for s in listed] == [e.isoformat() for e in expected]
     summary = firings[4]
     assert summary["missed_count"] == 27 and summary["slot_at"].replace("Z", "+00:00") == first.isoformat()
+
+
+def test_a_plan_run_by_a_schedule_is_not_deleted_under_it(
+    client: TestClient, owner: Caller, setup: Setup
+) -> None:
+    schedule = _create(client, owner, setup).json()
+    refused = client.delete(f"/api/v1/plans/{setup.plan.id}", headers=owner.headers)
+    assert refused.status_code == 409, refused.text
+    assert "nightly" in refused.json()["message"] and "schedule" in refused.json()["message"]
+    assert client.get(f"/api/v1/schedules/{schedule['id']}", headers=owner.headers).status_code == 200
+    # Once the schedule is gone the plan can go.
+    assert client.delete(f"/api/v1/schedules/{schedule['id']}", headers=owner.headers).status_code == 204
+    assert client.delete(f"/api/v1/plans/{setup.plan.id}", headers=owner.headers).status_code == 204
