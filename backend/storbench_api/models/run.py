@@ -4,7 +4,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
-from sqlalchemy import JSON, Enum, ForeignKey, String, Text, false
+from sqlalchemy import JSON, Enum, ForeignKey, Index, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -66,6 +66,14 @@ class Run(TimestampMixin, Base):
     """One execution of a list of fio jobs against a target."""
 
     __tablename__ = "runs"
+    __table_args__ = (
+        # The previous run of a plan on a target (compare.repository.previous_run): a backward walk
+        # from the run that stops at the first match, whether the plan is named by id, name or
+        # neither (inline jobs); the last also lists a target's runs newest first (migration 0018).
+        Index("ix_runs_team_target_plan", "team_id", "target_id", "plan_id", "id"),
+        Index("ix_runs_team_target_plan_name", "team_id", "target_id", "plan_name", "id"),
+        Index("ix_runs_team_target_id", "team_id", "target_id", "id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
