@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from storbench_api.compare import repository
+from storbench_api.compare import repository, rollup, rollup_read
 from storbench_api.compare.figures import CPU_KEYS, INFO, is_cpu
 from storbench_api.compare.fingerprint import SHAPE_KEYS, job_shape
 from storbench_api.compare.schemas import (
@@ -19,6 +19,7 @@ from storbench_api.compare.schemas import (
     CompareFigure,
     GroupBy,
     GroupOut,
+    GroupSource,
     GroupsOut,
     ShapeOut,
 )
@@ -28,6 +29,10 @@ from storbench_api.models import StorageClass
 from storbench_api.storage_classes import repository as storage_classes_repository
 
 NONE_KEY = "(none)"
+ROLLUP_NOTE = (
+    "every result of the team counted (from the rollup): n, min and max exact, median and quartiles "
+    f"within ±{rollup.PRECISION_PCT} % (1 % logarithmic bins); no result ids listed"
+)
 MAX_GROUP_IDS = 100
 _CLASS_KEYS = {
     GroupBy.vendor: "vendor",
@@ -165,19 +170,26 @@ def _note(by: GroupBy) -> str:
     )
 
 
-def groups(
+def _resolver(classes: _Classes, by: GroupBy) -> rollup_read.Resolve:
+    def resolve(row: rollup_read.RowFacts, shape: dict[str, str]) -> tuple[str, float | None]:
+        storage_class = classes.of(row)
+        return _key(by, row, shape, storage_class), classes.price(row, storage_class)
+
+    return resolve
+
+
+def _from_results(
     db: Session,
     team_id: int,
     by: GroupBy,
     figure: CompareFigure,
     direction: CompareDirection,
     filters: repository.ResultFilters,
-) -> GroupsOut:
-    """Per group (key and job shape): n, median, quartiles, range, per GiB and per dollar."""
+    classes: _Classes,
+) -> tuple[list[GroupOut], bool]:
     column = None if is_cpu(figure) else figure.value
     rows = repository.group_rows(db, team_id, filters, direction.value, column)
     truncated = len(rows) > repository.MAX_GROUP_ROWS
-    classes = _classes(db, team_id)
     found: dict[tuple[str, tuple[tuple[str, str], ...]], _Group] = {}
     for row in rows[: repository.MAX_GROUP_ROWS]:
         value = _figure_value(row, figure)
@@ -195,22 +207,52 @@ def groups(
             f"none of the results given has a {what} figure; choose another figure or direction",
             [{"field": "figure", "value": figure.value, "reason": f"no {what} in these results"}],
         )
+    return [_out(g, figure) for g in found.values()], truncated
+
+
+def groups(
+    db: Session,
+    team_id: int,
+    by: GroupBy,
+    figure: CompareFigure,
+    direction: CompareDirection,
+    filters: repository.ResultFilters,
+) -> GroupsOut:
+    """Per group (key and job shape): n, median, quartiles, range, per GiB and per dollar.
+
+    Answered from the rollup (every result of the team, quantiles within ±0.5 %) when the filters
+    and the grouping allow it; otherwise from the results themselves (the newest 100,000).
+    """
+    classes = _classes(db, team_id)
+    if rollup_read.answerable(filters, by.value):
+        source = GroupSource.rollup
+        found = rollup_read.groups(
+            db, team_id, by.value, figure, direction.value, filters, _resolver(classes, by)
+        )
+        truncated = False
+    else:
+        source = GroupSource.results
+        found, truncated = _from_results(db, team_id, by, figure, direction, filters, classes)
     info = INFO[figure]
     ordered = sorted(
-        found.values(),
+        found,
         key=lambda g: (
-            tuple(g.shape.values()),
-            -statistics.median(g.values) if info.higher_is_better else statistics.median(g.values),
+            tuple(v for v in g.shape.model_dump().values() if v is not None),
+            -g.median if info.higher_is_better else g.median,
             g.key,
         ),
     )
+    note = _note(by)
+    if source is GroupSource.rollup:
+        note += f"; {ROLLUP_NOTE}"
     return GroupsOut(
         by=by,
         figure=figure,
         direction=direction,
         unit=info.unit,
         higher_is_better=info.higher_is_better,
-        note=_note(by),
+        note=note,
+        source=source,
         truncated=truncated,
-        groups=[_out(g, figure) for g in ordered],
+        groups=ordered,
     )

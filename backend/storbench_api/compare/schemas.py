@@ -148,12 +148,21 @@ class GroupOut(BaseModel):
     p75: float
     min: float
     max: float
-    result_ids: list[int] = Field(description="up to 100 of the group's results, newest first")
+    result_ids: list[int] = Field(
+        description="up to 100 of the group's results, newest first (none when answered from the rollup)"
+    )
     capacity_gib: float | None = Field(description="median provisioned capacity of its results")
     per_gib: float | None = Field(description="median of figure / provisioned GiB")
     price_per_gib_month: float | None
     dollars_per_1000_iops: float | None = Field(description="monthly price per 1,000 IOPS (IOPS figure)")
     dollars_per_mbps: float | None = Field(description="monthly price per MB/s (bandwidth figure)")
+
+
+class GroupSource(enum.StrEnum):
+    """What answered a grouped view."""
+
+    rollup = "rollup"
+    results = "results"
 
 
 class GroupsOut(BaseModel):
@@ -164,7 +173,12 @@ class GroupsOut(BaseModel):
     direction: CompareDirection
     unit: str
     higher_is_better: bool
-    note: str = Field(description="how results were kept apart")
+    note: str = Field(description="how results were kept apart, and how precise the figures are")
+    source: GroupSource = Field(
+        description="rollup: every result of the team, from the rollup kept as results are stored (n, min "
+        "and max exact, quantiles within ±0.5 %, no result ids); results: read result by result (the newest "
+        "100,000), needed for filters on ids, label, host, run or time and for grouping by host or label"
+    )
     truncated: bool = Field(description="only the newest rows were grouped (a filter narrows it)")
     groups: list[GroupOut]
 

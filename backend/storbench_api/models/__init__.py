@@ -1,6 +1,7 @@
 """ORM models; importing this package registers every table on Base.metadata."""
 
 from storbench_api.models.change_point import ChangePoint, ChangePointPolicy
+from storbench_api.models.group_rollup import GroupRollup
 from storbench_api.models.host import Host
 from storbench_api.models.plan import Plan
 from storbench_api.models.plan_version import PlanVersion
@@ -32,6 +33,7 @@ __all__ = [
     "DeliveryStatus",
     "EnrollmentToken",
     "FiringStatus",
+    "GroupRollup",
     "Host",
     "Invitation",
     "Membership",

@@ -9,7 +9,7 @@ from storbench_api.advisor import service as advisor
 from storbench_api.advisor.findings import Finding
 from storbench_api.advisor.service import SpecCheck
 from storbench_api.auth.service import Principal
-from storbench_api.compare import fingerprint
+from storbench_api.compare import fingerprint, rollup
 from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.history import service as history
 from storbench_api.models import RawOutput, Result, ResultDirection, Target
@@ -247,6 +247,7 @@ def store_report(
         db.add(result)
         results.append(result)
     db.flush()
+    rollup.add_results(db, results)
     history.detect_after_store(db, results)
     return results
 

@@ -1,0 +1,135 @@
+"""The grouped view's rollup answers as the results do: n, min, max exact, quantiles within 0.5 %."""
+
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from storbench_api.models import GroupRollup, Host
+from tests.compare.outputs import shaped, template
+from tests.compare.test_compare_router import imported
+from tests.compare.test_groups_and_views import classed_target, groups
+from tests.conftest import Caller
+
+PRECISION = 0.005
+# A time filter the rollup cannot answer but which every result passes: the per-result path.
+EVERY_RESULT = "measured_after=2001-01-01T00:00:00Z"
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return template(tmp_path_factory.mktemp("fio-template"))
+
+
+def _both(client: TestClient, caller: Caller, query: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    fast = groups(client, caller, query)
+    slow = groups(client, caller, f"{query}&{EVERY_RESULT}")
+    assert fast.status_code == 200 and slow.status_code == 200, (fast.text, slow.text)
+    return fast.json(), slow.json()
+
+
+def _assert_same(rolled: dict[str, Any], exact: dict[str, Any]) -> int:
+    assert rolled["source"] == "rollup" and exact["source"] == "results"
+    assert "±0.5 %" in rolled["note"] and not rolled["truncated"]
+    key = lambda g: (g["key"], tuple(sorted(g["shape"].items())))  # noqa: E731
+    assert sorted(map(key, rolled["groups"])) == sorted(map(key, exact["groups"]))
+    by_key = {key(g): g for g in exact["groups"]}
+    for group in rolled["groups"]:
+        want = by_key[key(group)]
+        assert (group["n"], group["min"], group["max"]) == (want["n"], want["min"], want["max"])
+        for field in ("median", "p25", "p75", "per_gib", "dollars_per_1000_iops", "dollars_per_mbps"):
+            if want[field] is None:
+                assert group[field] is None, field
+            else:
+                assert group[field] == pytest.approx(want[field], rel=PRECISION), (field, group, want)
+        assert group["capacity_gib"] == want["capacity_gib"]
+        assert group["price_per_gib_month"] == want["price_per_gib_month"]
+    return len(rolled["groups"])
+
+
+def test_rollup_and_results_agree_on_imported_results_of_several_classes(
+    client: TestClient, db: Session, owner: Caller, base: dict[str, Any]
+) -> None:
+    rng = random.Random(7)
+    targets = [
+        classed_target(client, db, owner, "NAS performance", price=0.3, capacity=1000),
+        classed_target(client, db, owner, "NAS capacity", price=0.1, capacity=500),
+        classed_target(client, db, owner, "CFS turbo", price=None, capacity=2000),
+    ]
+    stamp = 1_700_000_000
+    for t, center in zip(targets, (40_000, 10_000, 20_000), strict=True):
+        for bs in ("4k", "64k"):
+            for _ in range(9):
+                stamp += 1
+                iops = center * rng.lognormvariate(0, 0.3)
+                content = shaped(base, iops=iops, bs=bs, timestamp=stamp, usr_cpu=rng.uniform(0, 30))
+                imported(client, owner, content, target_id=str(t.id))
+    # One without a target or class, and one with no IOPS at all.
+    imported(client, owner, shaped(base, iops=5_000, timestamp=stamp + 1))
+    idle = shaped(base, iops=0, timestamp=stamp + 2, lat_us=100)
+    imported(client, owner, idle, target_id=str(targets[0].id))
+
+    checked = 0
+    for query in (
+        "by=storage_class&figure=iops&direction=read",
+        "by=vendor&figure=bw_bytes&direction=read",
+        "by=bs&figure=clat_p99_ns&direction=read",
+        "by=tier&figure=lat_mean_ns&direction=read",
+        "by=storage_class&figure=cpu_usr_pct&direction=read",
+        f"by=iodepth&figure=iops&direction=read&target_id={targets[1].id}",
+        "by=storage_class&figure=iops&direction=read&storage_class=NAS%20capacity&imported=true",
+    ):
+        checked += _assert_same(*_both(client, owner, query))
+    assert checked > 15
+
+    # Host and label need each result: the per-result path answers, and says so.
+    by_host = groups(client, owner, "by=host&figure=iops&direction=read").json()
+    assert by_host["source"] == "results"
+
+
+def test_deleting_results_keeps_n_min_and_max_exact(
+    client: TestClient, db: Session, owner: Caller, base: dict[str, Any]
+) -> None:
+    target = classed_target(client, db, owner, "Disk ESSD", price=0.2, capacity=100)
+    outputs = [
+        shaped(base, iops=v, timestamp=1_700_000_000 + i) for i, v in enumerate([1_000, 2_000, 3_000, 4_000])
+    ]
+    ids = [imported(client, owner, out, target_id=str(target.id))["id"] for out in outputs]
+    query = "by=storage_class&figure=iops&direction=read"
+    (group,) = groups(client, owner, query).json()["groups"]
+    assert (group["n"], group["min"], group["max"]) == (4, 1_000, 4_000)
+
+    assert client.delete(f"/api/v1/results/{ids[3]}", headers=owner.headers).status_code == 204
+    assert client.delete(f"/api/v1/results/{ids[0]}", headers=owner.headers).status_code == 204
+    rolled, exact = _both(client, owner, query)
+    _assert_same(rolled, exact)
+    (group,) = rolled["groups"]
+    assert (group["n"], group["min"], group["max"]) == (2, 2_000, 3_000)
+    assert group["median"] == pytest.approx(2_500, rel=PRECISION)
+
+    for result_id in ids[1:3]:
+        assert client.delete(f"/api/v1/results/{result_id}", headers=owner.headers).status_code == 204
+    assert groups(client, owner, query).json()["groups"] == []
+    rows = db.scalars(select(GroupRollup).where(GroupRollup.team_id == owner.team.id)).all()
+    assert rows == []
+
+
+def test_deleting_a_host_keeps_its_targets_imports_counted_without_a_target(
+    client: TestClient, db: Session, owner: Caller, base: dict[str, Any]
+) -> None:
+    target = classed_target(client, db, owner, "NAS archive", price=None, capacity=100)
+    for i, v in enumerate([1_000, 3_000]):
+        imported(client, owner, shaped(base, iops=v, timestamp=1_700_000_000 + i), target_id=str(target.id))
+    host = db.get(Host, target.host_id)
+    assert host is not None
+    host.last_seen_at = None  # never connected: then a host may be deleted
+    db.commit()
+    host_id = target.host_id
+    response = client.delete(f"/api/v1/hosts/{host_id}", headers=owner.headers)
+    assert response.status_code in (200, 204), response.text
+    rolled, exact = _both(client, owner, "by=storage_class&figure=iops&direction=read")
+    _assert_same(rolled, exact)
+    assert [(g["n"], g["min"], g["max"]) for g in rolled["groups"]] == [(2, 1_000, 3_000)]
