@@ -1,18 +1,20 @@
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
 import { useRole } from "../../features/auth/api/get-session";
-import { useComparison } from "../../features/compare/api/get-comparison";
+import { hasSessionCookie, startEarly } from "../../features/compare/api/early";
+import { useComparison, type ComparisonParams } from "../../features/compare/api/get-comparison";
 import { usePreviousComparison } from "../../features/compare/api/get-previous-comparison";
 import { useSavedView } from "../../features/compare/api/get-saved-view";
 import { BaselineSelect, CompareActions } from "../../features/compare/components/compare-actions";
 import { ComparisonTable } from "../../features/compare/components/comparison-table";
 import { FingerprintDifferences } from "../../features/compare/components/fingerprint-differences";
-import { GroupView } from "../../features/compare/components/group-view";
+import { GROUP_DEFAULTS, GroupView } from "../../features/compare/components/group-view";
 import { VerdictList } from "../../features/compare/components/verdict-list";
 import { canWrite } from "../../lib/roles";
 import { usePageTitle } from "../../lib/use-page-title";
+import type { GroupBy } from "../../features/compare/api/get-groups";
 
 /** "3,1,2" → [3, 1, 2]; anything not an id is left out. */
 export function readIds(text: string | null): number[] {
@@ -24,6 +26,33 @@ export function readIds(text: string | null): number[] {
     .filter((id) => id > 0);
   return [...new Set(ids)];
 }
+
+/** The comparison an address asks for: its ids, and the baseline when it is one of them. */
+export function comparisonOf(params: URLSearchParams): ComparisonParams {
+  const ids = readIds(params.get("ids"));
+  const baseline = Number(params.get("baseline"));
+  return { ids, baseline: ids.includes(baseline) ? baseline : undefined };
+}
+
+/** The groups of the chosen results that the page shows first. */
+function groupsFilter(ids: number[]) {
+  return { ids: ids.join(",") };
+}
+
+/**
+ * Opened by its address (a permalink, a reload) within a session: the comparison and its groups
+ * are asked for now, as the script loads, beside the session check rather than after it.
+ */
+export function askEarly(location: Pick<Location, "pathname" | "search">, cookies: string): void {
+  if (location.pathname !== "/compare" || !hasSessionCookie(cookies)) return;
+  const params = new URLSearchParams(location.search);
+  const { ids, baseline } = comparisonOf(params);
+  if (ids.length === 0 || params.has("view") || params.has("previous_run")) return;
+  startEarly("/compare", { ids: ids.join(","), baseline });
+  startEarly("/compare/groups", { ...groupsFilter(ids), ...GROUP_DEFAULTS });
+}
+
+if (typeof window !== "undefined") askEarly(window.location, document.cookie);
 
 function ChooseResults({ onChoose }: { onChoose: (ids: number[]) => void }) {
   const [text, setText] = useState("");
@@ -56,10 +85,11 @@ export function CompareRoute() {
   const viewParam = params.get("view");
   const viewId = viewParam && /^\d+$/.test(viewParam) ? Number(viewParam) : null;
   const view = useSavedView(viewId);
-  const ids = readIds(params.get("ids"));
-  const baselineParam = Number(params.get("baseline"));
-  const baseline = ids.includes(baselineParam) ? baselineParam : undefined;
+  const { ids, baseline } = comparisonOf(params);
   const comparison = useComparison({ ids, baseline });
+  const idsKey = ids.join(",");
+  // The same object while the ids stay: the grouped view (memo) is not redrawn on every render here.
+  const groupFilters = useMemo(() => groupsFilter(idsKey ? idsKey.split(",").map(Number) : []), [idsKey]);
 
   // "Compare with the previous run" (/compare?previous_run=<run id>) opens as that comparison's permalink.
   const previousParam = params.get("previous_run");
@@ -111,7 +141,7 @@ export function CompareRoute() {
           <h2 id="groups-heading">Grouped</h2>
           <GroupView
             filters={Object.fromEntries(Object.entries(savedGroups).filter(([key]) => !["by", "figure", "direction"].includes(key)))}
-            defaultBy={(savedGroups.by as Parameters<typeof GroupView>[0]["defaultBy"]) ?? "storage_class"}
+            defaultBy={(savedGroups.by as GroupBy | undefined) ?? GROUP_DEFAULTS.by}
           />
         </section>
       ) : ids.length === 0 ? (
@@ -141,10 +171,11 @@ export function CompareRoute() {
         </QueryState>
       )}
       {ids.length > 0 && !savedGroups ? (
-        // Asked for at once with the comparison, not after it.
+        // Asked for at once with the comparison, not after it; its chart is drawn once the
+        // comparison is on screen (the comparison is what the page is for, the chart the costliest).
         <section aria-labelledby="groups-heading">
           <h2 id="groups-heading">Grouped</h2>
-          <GroupView filters={{ ids: ids.join(",") }} />
+          <GroupView filters={groupFilters} drawChart={comparison.data !== undefined || comparison.error !== null} />
         </section>
       ) : null}
     </>

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest, apiUrl } from "../../../lib/api-client";
 import type { QueryOf, Schema } from "../../../lib/api/types";
+import { takeEarly } from "./early";
 
 export type GroupsView = Schema<"GroupsOut">;
 export type Group = Schema<"GroupOut">;
@@ -13,7 +14,7 @@ export type GroupDirection = NonNullable<GroupsParams["direction"]>;
 export function groupsQueryOptions(params: GroupsParams) {
   return queryOptions({
     queryKey: ["compare", "groups", params],
-    queryFn: ({ signal }) => apiRequest<GroupsView>("/compare/groups", { query: { ...params }, signal }),
+    queryFn: ({ signal }) => takeEarly<GroupsView>("/compare/groups", { ...params }) ?? apiRequest<GroupsView>("/compare/groups", { query: { ...params }, signal }),
     placeholderData: keepPreviousData,
   });
 }

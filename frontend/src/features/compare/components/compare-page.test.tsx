@@ -4,6 +4,8 @@ import type { Schema } from "../../../lib/api/types";
 import { fakeRoutes, installFakeApi } from "../../../test/fake-api";
 import { shellRoutes } from "../../../test/factories";
 import { renderApp } from "../../../test/render-app";
+import { askEarly } from "../../../app/routes/compare";
+import { forgetEarly, hasSessionCookie } from "../api/early";
 import { groupChart, shapeLabel } from "./group-view";
 
 type Comparison = Schema<"ComparisonOut">;
@@ -220,6 +222,48 @@ describe("compare page", { timeout: 30_000 }, () => {
       kind: "compare",
       query: { ids: "1,2,3,4,5,6", baseline: "1" },
     });
+  });
+
+  it("asks for a comparison opened by its address beside the session check, and only once", async () => {
+    const api = installFakeApi(routes());
+    const address = "/compare?ids=1,2,3,4,5,6&baseline=1";
+    askEarly({ pathname: "/compare", search: "?ids=1,2,3,4,5,6&baseline=1" }, "theme=dark; storbench_csrf=abc");
+    renderApp(address);
+    await screen.findByRole("table", { name: "Figures side by side" }, { timeout: 8_000 });
+    await screen.findByRole("table", { name: "Groups" }, { timeout: 8_000 });
+    const asked = api.calls.map((call) => `${call.method} ${call.path}`);
+    // Asked before the session's answer was known, not after it.
+    expect(asked.indexOf("GET /api/v1/compare")).toBeLessThan(asked.indexOf("GET /api/v1/auth/status"));
+    expect(asked.indexOf("GET /api/v1/compare/groups")).toBeLessThan(asked.indexOf("GET /api/v1/auth/status"));
+    expect(api.callsTo("GET /api/v1/compare")).toHaveLength(1);
+    expect(api.callsTo("GET /api/v1/compare/groups")).toHaveLength(1);
+    expect(api.callsTo("GET /api/v1/compare")[0]?.query.get("baseline")).toBe("1");
+    expect(Object.fromEntries(api.callsTo("GET /api/v1/compare/groups")[0]?.query ?? [])).toEqual({
+      ids: "1,2,3,4,5,6",
+      by: "storage_class",
+      figure: "iops",
+      direction: "read",
+    });
+    forgetEarly();
+  });
+
+  it("asks nothing early without a session, nor for a saved view or another page", () => {
+    const api = installFakeApi(routes());
+    askEarly({ pathname: "/compare", search: "?ids=1,2" }, "theme=dark");
+    askEarly({ pathname: "/compare", search: "?view=5&ids=1,2" }, "storbench_csrf=abc");
+    askEarly({ pathname: "/results", search: "?ids=1,2" }, "storbench_csrf=abc");
+    askEarly({ pathname: "/compare", search: "" }, "storbench_csrf=abc");
+    expect(api.calls).toHaveLength(0);
+    expect(hasSessionCookie("a=1; storbench_csrf=x")).toBe(true);
+    expect(hasSessionCookie("not_storbench_csrf=x")).toBe(false);
+  });
+
+  it("draws the grouped chart once the comparison is on screen", async () => {
+    installFakeApi(routes());
+    renderApp("/compare?ids=1,2,3,4,5,6&baseline=1");
+    await screen.findByRole("table", { name: "Figures side by side" }, { timeout: 8_000 });
+    const chart = await screen.findByRole("figure", { name: "Grouped comparison" }, { timeout: 8_000 });
+    await waitFor(() => expect(within(chart).queryByText("Loading chart…")).not.toBeInTheDocument(), { timeout: 8_000 });
   });
 
   it("groups with spread and price per group, one category per job shape", async () => {

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { NumCell } from "../../../components/ui/num-cell";
 import type { Comparison, ComparisonCell, ComparisonRow } from "../api/get-comparison";
 import { figureLabel, formatDeltaPct, formatFigure, isBetter } from "./figure-format";
@@ -21,7 +22,7 @@ function DeltaCell({ row, cell, isReference }: { row: ComparisonRow; cell: Compa
 }
 
 /** Every figure per direction side by side: the value (median of repetitions), and its change against the reference. */
-export function ComparisonTable({ comparison }: { comparison: Comparison }) {
+export const ComparisonTable = memo(function ComparisonTable({ comparison }: { comparison: Comparison }) {
   const { sides, rows } = comparison;
   return (
     <div className="table-frame">
@@ -56,7 +57,7 @@ export function ComparisonTable({ comparison }: { comparison: Comparison }) {
       </table>
     </div>
   );
-}
+});
 
 function FigureCells({ row, cell, isReference }: { row: ComparisonRow; cell: ComparisonCell; isReference: boolean }) {
   return (

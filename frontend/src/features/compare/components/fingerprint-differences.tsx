@@ -1,3 +1,4 @@
+import { memo } from "react";
 import type { ComparisonSide, FingerprintDifference } from "../api/get-comparison";
 
 const COMPONENT_LABELS: Record<string, string> = {
@@ -14,7 +15,7 @@ function show(value: FingerprintDifference["values"][number]): string {
 }
 
 /** What differs in how the sides were measured, component by component: shown before any number. */
-export function FingerprintDifferences({ differences, sides }: { differences: FingerprintDifference[]; sides: ComparisonSide[] }) {
+export const FingerprintDifferences = memo(function FingerprintDifferences({ differences, sides }: { differences: FingerprintDifference[]; sides: ComparisonSide[] }) {
   if (differences.length === 0) {
     return (
       <p className="notice" role="status">
@@ -53,4 +54,4 @@ export function FingerprintDifferences({ differences, sides }: { differences: Fi
       </table>
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { memo, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { ChartContainer } from "../../../components/ui/chart-container";
 import { paletteColor, type ChartRow, type SeriesConfig } from "../../../components/ui/chart-config";
 import { NumCell, NumHeader } from "../../../components/ui/num-cell";
@@ -19,6 +19,12 @@ export const GROUP_BY_LABELS: Record<GroupBy, string> = {
   iodepth: "I/O depth",
   numjobs: "Jobs",
   rw: "Pattern (rw)",
+};
+/** What the grouped view shows first. */
+export const GROUP_DEFAULTS = { by: "storage_class", figure: "iops", direction: "read" } as const satisfies {
+  by: GroupBy;
+  figure: GroupFigure;
+  direction: GroupDirection;
 };
 const FIGURES: GroupFigure[] = ["iops", "bw_bytes", "lat_mean_ns", "clat_p50_ns", "clat_p99_ns", "clat_p99_9_ns", "cpu_usr_pct", "cpu_sys_pct"];
 const DIRECTIONS: GroupDirection[] = ["read", "write", "trim"];
@@ -66,6 +72,16 @@ function money(value: number | null | undefined): string {
   return value === null || value === undefined ? "—" : `$${value < 10 ? value.toFixed(2) : formatCount(Math.round(value))}`;
 }
 
+function description(view: GroupsView, hidden: string[]) {
+  return (
+    <span className="small muted">
+      Median {figureLabel(view.figure)} ({view.direction}) per {GROUP_BY_LABELS[view.by].toLowerCase()}, one category per job shape:{" "}
+      {view.note}.{view.truncated ? " Only the newest results were grouped: narrow the filters." : ""}
+      {hidden.length ? ` Not drawn (fewest results): ${hidden.join(", ")}.` : ""}
+    </span>
+  );
+}
+
 function GroupTable({ view }: { view: GroupsView }) {
   const perDollar = view.figure === "iops" ? "$ / 1,000 IOPS" : view.figure === "bw_bytes" ? "$ / MB/s" : null;
   const perGib = view.figure === "iops" || view.figure === "bw_bytes";
@@ -108,21 +124,68 @@ function GroupTable({ view }: { view: GroupsView }) {
 }
 
 interface GroupViewProps {
-  /** The results to group: the results list's filters, or chosen ids. */
+  /** The results to group: the results list's filters, or chosen ids (keep the object stable: memo). */
   filters: Filters;
   defaultBy?: GroupBy;
   title?: string;
+  /**
+   * False while the page's main content is still on its way: the chart, the heaviest thing to draw,
+   * then waits until that content has been painted (its frame keeps its place meanwhile).
+   */
+  drawChart?: boolean;
 }
 
+/** True once ready has been true for one painted frame. */
+function useAfterPaint(ready: boolean): boolean {
+  const [painted, setPainted] = useState(ready);
+  useEffect(() => {
+    if (!ready || painted) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [ready, painted]);
+  return painted;
+}
+
+/** The chart's frame, caption and height, before the chart is drawn in it. */
+function ChartPending({ title, description, height }: { title: string; description: ReactNode; height: number }) {
+  const captionId = useId();
+  return (
+    <figure className="chart" aria-labelledby={captionId}>
+      <figcaption id={captionId} className="chart-title">
+        {title}
+      </figcaption>
+      <div className="chart-description">{description}</div>
+      <div className="chart-body" style={{ height }}>
+        <p className="muted">Loading chart…</p>
+      </div>
+    </figure>
+  );
+}
+
+const CHART_HEIGHT = 280;
+
 /** Results grouped by a property: grouped bars of the medians and a table with spread, per GiB and per dollar. */
-export function GroupView({ filters, defaultBy = "storage_class", title = "Grouped comparison" }: GroupViewProps) {
+export const GroupView = memo(function GroupView({
+  filters,
+  defaultBy = GROUP_DEFAULTS.by,
+  title = "Grouped comparison",
+  drawChart = true,
+}: GroupViewProps) {
   const [by, setBy] = useState<GroupBy>(defaultBy);
-  const [figure, setFigure] = useState<GroupFigure>("iops");
-  const [direction, setDirection] = useState<GroupDirection>("read");
+  const [figure, setFigure] = useState<GroupFigure>(GROUP_DEFAULTS.figure);
+  const [direction, setDirection] = useState<GroupDirection>(GROUP_DEFAULTS.direction);
   const params: GroupsParams = { ...filters, by, figure, direction };
   const groups = useGroups(params);
   const id = useId();
-  const chart = groups.data ? groupChart(groups.data) : null;
+  // The same data draws the same chart: Recharts is not handed new arrays on every render.
+  const chart = useMemo(() => (groups.data ? groupChart(groups.data) : null), [groups.data]);
+  const chartShown = useAfterPaint(drawChart);
 
   return (
     <div className="group-view">
@@ -167,26 +230,24 @@ export function GroupView({ filters, defaultBy = "storage_class", title = "Group
       >
         {groups.data && chart ? (
           <>
-            <ChartContainer
-              title={title}
-              description={
-                <span className="small muted">
-                  Median {figureLabel(groups.data.figure)} ({groups.data.direction}) per {GROUP_BY_LABELS[groups.data.by].toLowerCase()}, one category per
-                  job shape: {groups.data.note}.{groups.data.truncated ? " Only the newest results were grouped: narrow the filters." : ""}
-                  {chart.hidden.length ? ` Not drawn (fewest results): ${chart.hidden.join(", ")}.` : ""}
-                </span>
-              }
-              kind="bar"
-              data={chart.rows}
-              xKey="shape"
-              series={chart.series}
-              unit={CHART_UNITS[groups.data.unit] ?? "count"}
-              height={280}
-            />
+            {chartShown ? (
+              <ChartContainer
+                title={title}
+                description={description(groups.data, chart.hidden)}
+                kind="bar"
+                data={chart.rows}
+                xKey="shape"
+                series={chart.series}
+                unit={CHART_UNITS[groups.data.unit] ?? "count"}
+                height={CHART_HEIGHT}
+              />
+            ) : (
+              <ChartPending title={title} description={description(groups.data, chart.hidden)} height={CHART_HEIGHT} />
+            )}
             <GroupTable view={groups.data} />
           </>
         ) : null}
       </QueryState>
     </div>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import type { Comparison } from "../api/get-comparison";
 import { figureLabel } from "./figure-format";
 
@@ -5,7 +6,7 @@ import { figureLabel } from "./figure-format";
 const HEADLINE = new Set(["iops", "bw_bytes", "lat_mean_ns", "clat_p99_ns"]);
 
 /** Each side's verdict on the headline figures: the test, the p-value and the effect size with its interval. */
-export function VerdictList({ comparison }: { comparison: Comparison }) {
+export const VerdictList = memo(function VerdictList({ comparison }: { comparison: Comparison }) {
   const items = comparison.rows
     .filter((row) => HEADLINE.has(row.figure))
     .flatMap((row) =>
@@ -28,4 +29,4 @@ export function VerdictList({ comparison }: { comparison: Comparison }) {
       ))}
     </ul>
   );
-}
+});
