@@ -1,7 +1,8 @@
 // Loads a compare page in headless Chromium (Debian's) several times and prints, as JSON, how long
 // each load took from navigation start until the page showed what a reader needs: the fingerprint
 // differences, the side-by-side figures, the verdicts and the grouped table (performance.now() in
-// the page, so the browser's own clock). Driven by bench/compare_render.py, which starts the stack.
+// the page, so the browser's own clock), and apart from it when the grouped chart (drawn once the
+// rest is on screen) showed too. Driven by bench/compare_render.py, which starts the stack.
 //
 //   node bench/compare_render.mjs <base url> <path> <email> <password> <loads>
 import { createRequire } from "node:module";
@@ -28,6 +29,11 @@ const READY = () => {
   return ready ? performance.now() : false;
 };
 
+const CHART_READY = () => {
+  const chart = document.querySelector('figure.chart svg.recharts-surface');
+  return chart !== null && chart.getBoundingClientRect().height > 0 ? performance.now() : false;
+};
+
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -37,16 +43,19 @@ try {
   const login = await context.request.post("/api/v1/auth/login", { data: { email, password } });
   if (!login.ok()) throw new Error(`sign-in failed: ${login.status()} ${await login.text()}`);
   const times = [];
+  const chartTimes = [];
   let rows = 0;
   for (let i = 0; i < loads; i += 1) {
     const page = await context.newPage();
     await page.goto(pagePath, { waitUntil: "commit" });
     const handle = await page.waitForFunction(READY, undefined, { polling: "raf", timeout: 60_000 });
     times.push(await handle.jsonValue());
+    const chart = await page.waitForFunction(CHART_READY, undefined, { polling: "raf", timeout: 60_000 });
+    chartTimes.push(await chart.jsonValue());
     rows = await page.locator('table[aria-label="Figures side by side"] tbody tr').count();
     await page.close();
   }
-  console.log(JSON.stringify({ times_ms: times, figure_rows: rows }));
+  console.log(JSON.stringify({ times_ms: times, chart_times_ms: chartTimes, figure_rows: rows }));
 } finally {
   await browser.close();
 }
