@@ -3068,11 +3068,17 @@ export interface components {
             price_per_gib_month: number | null;
             /**
              * Result Ids
-             * @description up to 100 of the group's results, newest first
+             * @description up to 100 of the group's results, newest first (none when answered from the rollup)
              */
             result_ids: number[];
             shape: components["schemas"]["ShapeOut"];
         };
+        /**
+         * GroupSource
+         * @description What answered a grouped view.
+         * @enum {string}
+         */
+        GroupSource: "rollup" | "results";
         /**
          * GroupsOut
          * @description Results grouped by one property, never mixing job shapes unless grouped by a shape option.
@@ -3087,9 +3093,11 @@ export interface components {
             higher_is_better: boolean;
             /**
              * Note
-             * @description how results were kept apart
+             * @description how results were kept apart, and how precise the figures are
              */
             note: string;
+            /** @description rollup: every result of the team, from the rollup kept as results are stored (n, min and max exact, quantiles within ±0.5 %, no result ids); results: read result by result (the newest 100,000), needed for filters on ids, label, host, run or time and for grouping by host or label */
+            source: components["schemas"]["GroupSource"];
             /**
              * Truncated
              * @description only the newest rows were grouped (a filter narrows it)

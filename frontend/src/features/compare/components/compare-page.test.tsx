@@ -89,6 +89,7 @@ const groups: GroupsView = {
   unit: "IOPS",
   higher_is_better: true,
   note: "results are kept apart by job shape (rw, bs, iodepth, numjobs)",
+  source: "rollup",
   truncated: false,
   groups: [
     {

@@ -37,6 +37,7 @@ function groupsOf(request: FakeRequest): Schema<"GroupsOut"> {
     unit: figure === "iops" ? "IOPS" : "ns",
     higher_is_better: figure === "iops",
     note: "results are kept apart by job shape (rw, bs, iodepth, numjobs)",
+    source: "results",
     truncated: false,
     groups: [
       {
