@@ -1,14 +1,17 @@
 """The grouped view's rollup answers as the results do: n, min, max exact, quantiles within 0.5 %."""
 
 import random
+import threading
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from storbench_api.models import GroupRollup, Host
+from storbench_api.compare import rollup
+from storbench_api.models import GroupRollup, Host, Result, ResultDirection, Team
 from tests.compare.outputs import shaped, template
 from tests.compare.test_compare_router import imported
 from tests.compare.test_groups_and_views import classed_target, groups
@@ -133,3 +136,75 @@ def test_deleting_a_host_keeps_its_targets_imports_counted_without_a_target(
     rolled, exact = _both(client, owner, "by=storage_class&figure=iops&direction=read")
     _assert_same(rolled, exact)
     assert [(g["n"], g["min"], g["max"]) for g in rolled["groups"]] == [(2, 1_000, 3_000)]
+
+
+def _result(team_id: int, iops: float) -> Result:
+    result = Result(
+        team_id=team_id,
+        host_name="h",
+        job_name="randread-4k",
+        job_index=0,
+        fio_version="fio-3.33",
+        imported=True,
+        partial=False,
+        options={"rw": "randread", "bs": "4k", "iodepth": "32"},
+        cpu={"usr_pct": 1.0},
+        detail={},
+        measured_at=datetime.now(UTC),
+        comparability={},
+        fingerprint="f",
+        repetition=0,
+        spec_checks=[],
+        findings=[],
+    )
+    result.directions = [
+        ResultDirection(direction="read", iops=iops, bw_bytes=iops * 4096, io_bytes=0, runtime_ms=1)
+    ]
+    return result
+
+
+def test_two_imports_at_once_lose_no_counts(engine: Any) -> None:
+    """Two transactions counting into the same rollup row: the second waits for the first (PostgreSQL)."""
+    with Session(engine) as setup:
+        team = Team(name=f"rollup-race-{random.randrange(10**9)}")
+        setup.add(team)
+        setup.flush()
+        team_id = team.id
+        first = _result(team_id, 1_000)
+        setup.add(first)
+        setup.flush()
+        rollup.add_results(setup, [first])
+        setup.commit()
+    try:
+        a, b = Session(engine), Session(engine)
+        slow = _result(team_id, 2_000)
+        a.add(slow)
+        a.flush()
+        rollup.add_results(a, [slow])  # holds the team's rollup until it commits
+
+        def other() -> None:
+            fast = _result(team_id, 3_000)
+            b.add(fast)
+            b.flush()
+            rollup.add_results(b, [fast])
+            b.commit()
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join(timeout=1.0)
+        assert thread.is_alive()  # waiting for the first transaction
+        a.commit()
+        thread.join(timeout=30)
+        assert not thread.is_alive()
+        with Session(engine) as check:
+            rows = check.scalars(select(GroupRollup).where(GroupRollup.team_id == team_id)).all()
+            assert {r.figure for r in rows} >= {"iops", "bw_bytes", "cpu_usr_pct"}
+            assert [(r.figure, r.n, sum(r.counts)) for r in rows] == [(r.figure, 3, 3) for r in rows]
+            iops = next(r for r in rows if r.figure == "iops")
+            assert (iops.low, iops.high) == (1_000, 3_000)
+    finally:
+        a.close()
+        b.close()
+        with Session(engine) as cleanup:
+            cleanup.execute(delete(Team).where(Team.id == team_id))
+            cleanup.commit()
