@@ -39,14 +39,14 @@ def previous_run(db: Session, run: Run) -> Run | None:
         Run.status.in_([RunStatus.completed, RunStatus.cancelled, RunStatus.failed]),
         select(Result.id).where(Result.run_id == Run.id).exists(),
     )
+    # Each way has its index (team_id, target_id, plan_id | plan_name, id) (migration 0018): a backward
+    # walk from the run that stops at the first earlier run with results.
     if run.plan_id is not None:
-        query = query.where(Run.plan_id == run.plan_id)
-    elif run.plan_name is not None:
-        query = query.where(Run.plan_name == run.plan_name)
+        return db.scalar(query.where(Run.plan_id == run.plan_id).order_by(Run.id.desc()).limit(1))
+    if run.plan_name is not None:
+        return db.scalar(query.where(Run.plan_name == run.plan_name).order_by(Run.id.desc()).limit(1))
+    # Inline jobs: the previous run (among the 50 latest) that ran the very same jobs.
     candidates = db.scalars(query.order_by(Run.id.desc()).limit(50)).all()
-    if run.plan_id is not None or run.plan_name is not None:
-        return candidates[0] if candidates else None
-    # Inline jobs: the previous run that ran the very same jobs.
     return next((c for c in candidates if c.jobs == run.jobs), None)
 
 

@@ -4,11 +4,12 @@ Series read only the columns they need (results joined to result_directions), ne
 detail, options or raw output; they are ordered by (measured_at, id).
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Row, func, select
+from sqlalchemy import Row, func, select, text
 from sqlalchemy.orm import Session
 
 from storbench_api.models import ChangePoint, ChangePointPolicy, Result, ResultDirection, Run
@@ -26,6 +27,29 @@ class SeriesKey:
     fingerprint: str | None = None
     # False: every fingerprint (the trend's default); True: exactly `fingerprint`, NULL included.
     exact_fingerprint: bool = False
+
+
+@contextmanager
+def _serial_plan(db: Session) -> Iterator[None]:
+    """Meanwhile, PostgreSQL plans without parallel workers (then as before).
+
+    A trend is a backward walk of ix_results_series_covering joined point by point to
+    ix_result_directions_figures (both index-only, migration 0018): ~4 buffers a point, ~45 ms for
+    5,000 points on the 10-million-result bench. The planner still estimates a parallel plan cheaper,
+    but starting its workers and merging their rows made it 130 ms (2 cores, busy).
+    """
+    if db.get_bind().dialect.name != "postgresql":
+        yield
+        return
+    before = db.execute(
+        text(
+            "SELECT current_setting('max_parallel_workers_per_gather'), "
+            "set_config('max_parallel_workers_per_gather', '0', true)"
+        )
+    ).scalar_one()
+    yield
+    # Not after an error: the transaction is then aborted, and its rollback undoes the setting.
+    db.execute(text("SELECT set_config('max_parallel_workers_per_gather', :v, true)"), {"v": before})
 
 
 def trend_points(
@@ -71,7 +95,8 @@ def trend_points(
         query = query.where(
             (Result.measured_at > since[0]) | ((Result.measured_at == since[0]) & (Result.id >= since[1]))
         )
-    return db.execute(query.order_by(Result.measured_at.desc(), Result.id.desc()).limit(limit)).all()
+    with _serial_plan(db):
+        return db.execute(query.order_by(Result.measured_at.desc(), Result.id.desc()).limit(limit)).all()
 
 
 def jobs_of_target(db: Session, team_id: int, target_id: int) -> Sequence[Row[str, str, int, datetime]]:
