@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Row, func, select, text
+from sqlalchemy import Integer, Row, func, literal, select, text, tuple_
 from sqlalchemy.orm import Session
 
 from storbench_api.models import ChangePoint, ChangePointPolicy, Result, ResultDirection, Run
@@ -92,9 +92,10 @@ def trend_points(
     if complete_only:
         query = query.where(Result.partial.is_(False), Result.error == 0)
     if since is not None:
-        query = query.where(
-            (Result.measured_at > since[0]) | ((Result.measured_at == since[0]) & (Result.id >= since[1]))
-        )
+        # A row comparison, so the index walk stops at `since` (an OR of both was a filter that read
+        # the rest of the series when fewer than `limit` points came after it).
+        position = tuple_(literal(since[0], Result.__table__.c.measured_at.type), literal(since[1], Integer))
+        query = query.where(tuple_(Result.measured_at, Result.id) >= position)
     with _serial_plan(db):
         return db.execute(query.order_by(Result.measured_at.desc(), Result.id.desc()).limit(limit)).all()
 
