@@ -108,9 +108,18 @@ test-cli: python-deps services
 	@echo "==> command-line client tests (against a running service)"
 	@cd cli && ../$(PYTEST) -q
 
+# The integration tests mostly wait on real worker and fio processes: they run alongside the rest,
+# in their own database and broker database, and their report follows the rest's.
 test-backend: python-deps services
 	@echo "==> backend tests (PostgreSQL, Redis, real worker processes, real fio)"
-	@cd backend && ../$(PYTEST) -q
+	@mkdir -p var; \
+	  (cd backend && STORBENCH_TEST_DB=$${STORBENCH_TEST_DB:-storbench_test}_it \
+	    STORBENCH_TEST_REDIS_URL=redis://127.0.0.1:6379/8 \
+	    ../$(PYTEST) -q tests/integration >../var/backend-integration-tests.log 2>&1) & integration=$$!; \
+	  rest=0; (cd backend && ../$(PYTEST) -q --ignore=tests/integration) || rest=$$?; \
+	  status=0; wait $$integration || status=$$?; \
+	  echo "==> backend integration tests (ran alongside)"; cat var/backend-integration-tests.log; \
+	  test $$rest = 0 && test $$status = 0
 
 test-frontend: frontend-deps
 	@echo "==> frontend unit tests"

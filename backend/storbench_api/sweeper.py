@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from storbench_api.runs.tasks import sweep_once
+from storbench_api.runs.tasks import start_liveness_grace, sweep_once
 from storbench_api.schedules.scheduler import fire_due_once
 from storbench_api.settings import get_settings
 from storbench_api.webhooks.delivery import deliver_due_once
@@ -29,6 +29,7 @@ async def _every(interval: float, what: str, run_pass: Callable[[], object]) -> 
 async def sweep_forever() -> None:
     """Run every background loop until cancelled."""
     settings = get_settings()
+    start_liveness_grace()
     await asyncio.gather(
         _every(settings.sweep_interval.total_seconds(), "sweep", sweep_once),
         _every(settings.schedule_interval.total_seconds(), "schedule pass", fire_due_once),

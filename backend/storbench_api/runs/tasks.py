@@ -14,7 +14,15 @@ from storbench_api.settings import get_settings
 
 log = logging.getLogger(__name__)
 
-_started = time.monotonic()
+# When this process began answering hosts (the sweeper's start); None while it has not.
+_serving_since: float | None = None
+
+
+def start_liveness_grace() -> None:
+    """Hosts are judged by their silence only from now on: before, they could not reach us
+    (the process was importing, migrating or down), whatever their last heartbeat says."""
+    global _serving_since
+    _serving_since = time.monotonic()
 
 
 def dispatch_run(db: Session, run: Run) -> None:
@@ -39,7 +47,8 @@ def sweep_once() -> int:
     rolled-back pass sends nothing).
     """
     # Right after the API (re)starts, silence says nothing about hosts: they could not reach us.
-    judge_liveness = time.monotonic() - _started >= get_settings().host_offline_after.total_seconds()
+    grace = get_settings().host_offline_after.total_seconds()
+    judge_liveness = _serving_since is not None and time.monotonic() - _serving_since >= grace
     with get_sessionmaker()() as db:
         swept = lifecycle.sweep_stuck_assignments(db, judge_liveness=judge_liveness)
         resend = [(a.id, a.host_id) for a in lifecycle.assignments_to_redispatch(db)]
