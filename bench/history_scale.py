@@ -387,14 +387,39 @@ def analysis_cases(engine: Engine) -> list[Case]:
     ]
 
     def groups_sql(extra: str) -> str:
+        # The best a person writes on this schema: the rollup's rows of the figure, the class each
+        # resolves to (as stored, else its spec's or target's class), histograms summed per bin,
+        # quartiles from the cumulative counts (bin's geometric middle), n/min/max from the rows.
+        rows = (
+            "SELECT coalesce(nullif(g.storage_class, ''), c.name, '(none)') AS class, g.rw, g.bs, "
+            "g.iodepth, g.numjobs, g.n, g.low, g.high, g.bins, g.counts FROM group_rollups g "
+            "LEFT JOIN storage_class_specs sp ON sp.id = g.storage_class_spec_id "
+            "LEFT JOIN targets t ON t.id = g.target_id "
+            "LEFT JOIN storage_classes c ON c.id = coalesce(sp.storage_class_id, t.storage_class_id) "
+            f"WHERE g.team_id = :t AND g.direction = 'read' AND g.figure = 'iops' {extra}"
+        )
+        keys = "class, rw, bs, iodepth, numjobs"
+        quartiles = ", ".join(
+            f"exp((min(bin) FILTER (WHERE upto >= {q} * total) + 0.5) * ln(1.01::float8))" for q in (0.25, 0.5, 0.75)
+        )
         return (
-            "WITH newest AS (SELECT r.storage_class, r.options->>'rw' rw, r.options->>'bs' bs, "
-            "r.options->>'iodepth' qd, r.options->>'numjobs' nj, d.iops FROM results r "
-            "JOIN result_directions d ON d.result_id = r.id AND d.direction = 'read' "
-            f"WHERE r.team_id = :t {extra} ORDER BY r.id DESC LIMIT {compare_repo.MAX_GROUP_ROWS + 1}) "
-            "SELECT storage_class, rw, bs, qd, nj, count(*), "
-            "percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY iops), min(iops), max(iops) "
-            "FROM newest GROUP BY 1, 2, 3, 4, 5"
+            f"WITH rows AS ({rows}), "
+            f"bins AS (SELECT {keys}, x.bin::int AS bin, sum(x.cnt::int) AS cnt FROM rows, "
+            "ROWS FROM (json_array_elements_text(rows.bins), json_array_elements_text(rows.counts)) "
+            f"AS x(bin, cnt) GROUP BY {keys}, 6), "
+            f"cum AS (SELECT {keys}, bin, sum(cnt) OVER (PARTITION BY {keys} ORDER BY bin) AS upto, "
+            f"sum(cnt) OVER (PARTITION BY {keys}) AS total FROM bins), "
+            f"q AS (SELECT {keys}, {quartiles} FROM cum GROUP BY {keys}), "
+            f"r AS (SELECT {keys}, sum(n), min(low), max(high) FROM rows GROUP BY {keys}) "
+            f"SELECT * FROM r JOIN q USING ({keys})"
+        )
+
+    def grouped(filters: Any) -> Callable[[Session], object]:
+        from storbench_api.compare import grouping
+        from storbench_api.compare.schemas import CompareDirection, CompareFigure, GroupBy
+
+        return lambda db: grouping.groups(
+            db, big, GroupBy.storage_class, CompareFigure.iops, CompareDirection.read, filters
         )
 
     regressions_sql = [
@@ -424,18 +449,14 @@ def analysis_cases(engine: Engine) -> list[Case]:
         ),
         Case(f"compare ({len(ids)} results of a run and its previous run)", compare, compare_sql),
         Case(
-            "grouped by class (newest 100,000 of the team)",
-            lambda db: compare_repo.group_rows(db, big, compare_repo.ResultFilters(), "read", "iops"),
+            "grouped by class (every result of the team, rollup)",
+            grouped(compare_repo.ResultFilters()),
             [(groups_sql(""), {"t": big})],
-            repeat=3,
         ),
         Case(
-            "grouped by class, one job",
-            lambda db: compare_repo.group_rows(
-                db, big, compare_repo.ResultFilters(job_name=job), "read", "iops"
-            ),
-            [(groups_sql("AND r.job_name = :job"), {"t": big, "job": job})],
-            repeat=3,
+            "grouped by class, one job (rollup)",
+            grouped(compare_repo.ResultFilters(job_name=job)),
+            [(groups_sql("AND g.job_name = :job"), {"t": big, "job": job})],
         ),
         Case("regressions (newest 50, total, unacknowledged)", regressions, regressions_sql),
     ]
