@@ -399,9 +399,8 @@ def analysis_cases(engine: Engine) -> list[Case]:
             f"WHERE g.team_id = :t AND g.direction = 'read' AND g.figure = 'iops' {extra}"
         )
         keys = "class, rw, bs, iodepth, numjobs"
-        quartiles = ", ".join(
-            f"exp((min(bin) FILTER (WHERE upto >= {q} * total) + 0.5) * ln(1.01::float8))" for q in (0.25, 0.5, 0.75)
-        )
+        middle = "exp((min(bin) FILTER (WHERE upto >= {} * total) + 0.5) * ln(1.01::float8))"
+        quartiles = ", ".join(middle.format(q) for q in (0.25, 0.5, 0.75))
         return (
             f"WITH rows AS ({rows}), "
             f"bins AS (SELECT {keys}, x.bin::int AS bin, sum(x.cnt::int) AS cnt FROM rows, "
