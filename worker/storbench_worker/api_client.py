@@ -87,8 +87,12 @@ class ApiClient:
         body: BaseModel | None,
         answer: type[Answer],
         compress: bool = False,
+        timeout_s: float | None = None,
     ) -> Answer:
-        """One request; the answer read as `answer`. 5xx and 429 raise HTTPStatusError (retryable)."""
+        """One request; the answer read as `answer`. 5xx and 429 raise HTTPStatusError (retryable).
+
+        timeout_s overrides the client's timeout for this request.
+        """
         # Only what was set: a fact the worker could not read is left out, never sent as null.
         content = body.model_dump_json(exclude_unset=True).encode() if body is not None else None
         headers = {"Content-Type": "application/json"} if content is not None else {}
@@ -97,7 +101,8 @@ class ApiClient:
             content = gzip.compress(content, compresslevel=6)
             headers["Content-Encoding"] = "gzip"
         sent = time.time()
-        response = self._http.request(method, path, content=content, headers=headers)
+        timeout = httpx.Timeout(timeout_s) if timeout_s is not None else httpx.USE_CLIENT_DEFAULT
+        response = self._http.request(method, path, content=content, headers=headers, timeout=timeout)
         received = time.time()
         if response.status_code >= 400:
             try:
@@ -135,11 +140,15 @@ class ApiClient:
         """This host's identity, queue and broker settings."""
         return self._call_with_retry("GET", "/me", None, WorkerIdentity, retry_for_s)
 
-    def heartbeat(self, fio_version: str | None, facts: HostFacts) -> WorkerIdentity:
-        """Report liveness and host facts (single try: the next beat is the retry)."""
-        return self._call(
-            "POST", "/heartbeat", Heartbeat(fio_version=fio_version, facts=facts), WorkerIdentity
-        )
+    def heartbeat(
+        self, fio_version: str | None, facts: HostFacts, timeout_s: float | None = None
+    ) -> WorkerIdentity:
+        """Report liveness and host facts (single try: the next beat is the retry).
+
+        timeout_s: how long this beat may wait for its answer (the caller bounds it by its period).
+        """
+        body = Heartbeat(fio_version=fio_version, facts=facts)
+        return self._call("POST", "/heartbeat", body, WorkerIdentity, timeout_s=timeout_s)
 
     def assignment(self, assignment_id: int) -> WorkerAssignment:
         """The jobs and target of an assignment."""

@@ -13,6 +13,9 @@ from storbench_worker.fio_runner import fio_version
 
 log = logging.getLogger(__name__)
 
+# However short the period, a beat may wait this long for its answer (a loaded server is slow).
+MIN_BEAT_TIMEOUT_S = 5.0
+
 
 class Heartbeat(threading.Thread):
     """Sends a heartbeat with host facts every interval_s until stopped."""
@@ -54,7 +57,11 @@ class Heartbeat(threading.Thread):
             if self._api.clock.uncertainty_s is not None:
                 facts.clock_offset_ms = round(self._api.clock.offset_s * 1000, 3)
                 facts.clock_uncertainty_ms = round(self._api.clock.uncertainty_s * 1000, 3)
-            answer = self._api.heartbeat(self._fio_version(), facts)
+            # A beat stuck on a dead connection or a stalled server must not silence this host
+            # beyond its next beat: it gives up after one period and the next beat tries afresh.
+            answer = self._api.heartbeat(
+                self._fio_version(), facts, timeout_s=max(MIN_BEAT_TIMEOUT_S, self._interval_s)
+            )
             # The server may change the period (it judges liveness by it): follow it, within reason.
             if 1 <= answer.heartbeat_interval_s <= 300:
                 self._interval_s = answer.heartbeat_interval_s
