@@ -127,7 +127,8 @@ test-frontend: frontend-deps
 
 test-e2e: deps e2e-deps services
 	@echo "==> end-to-end tests (Playwright, Debian Chromium)"
-	@cd e2e && npx playwright test
+	@cd e2e && npx playwright test || { \
+	  echo "==> what the failed journeys' pages and the API showed"; cat test-results/diagnosis.txt 2>/dev/null; exit 1; }
 
 test: lint test-fio test-protocol test-worker test-backend test-cli test-frontend test-e2e
 	@echo "==> all test suites passed"

@@ -16,7 +16,15 @@ export const artifacts = path.join(path.dirname(fileURLToPath(import.meta.url)),
 // Chromium logs every 4xx/5xx answer as a console error with this text.
 const FAILED_RESOURCE = /^Failed to load resource: the server responded with a status of \d+/;
 
-export const test = base.extend<{ expectedHttpErrors: RegExp[]; consoleErrors: string[] }>({
+// Where a failed journey leaves what the screen and the server said (printed last by make test-e2e,
+// so a CI log's tail shows it).
+const diagnosisFile = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "test-results", "diagnosis.txt");
+
+export const test = base.extend<{
+  expectedHttpErrors: RegExp[];
+  consoleErrors: string[];
+  diagnoseFailure: void;
+}>({
   /**
    * Error answers a journey provokes on purpose (a refused bad input), as patterns of
    * "Failed to load resource: … status of 422 … (<url>)". Only those console lines are let through;
@@ -35,6 +43,25 @@ export const test = base.extend<{ expectedHttpErrors: RegExp[]; consoleErrors: s
       page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
       await use(errors);
       expect(errors, "the browser logged errors during the journey").toEqual([]);
+    },
+    { auto: true },
+  ],
+  /** After a failed journey: the page it was on, and the hosts as the API saw them then. */
+  diagnoseFailure: [
+    async ({ page }, use, testInfo) => {
+      await use();
+      if (testInfo.status === testInfo.expectedStatus) return;
+      const lines = [`${testInfo.title}`, `  page: ${page.url()} (${await page.title().catch(() => "?")})`];
+      try {
+        const answer = await page.request.get("/api/v1/hosts?limit=100", { timeout: 5_000 });
+        const hosts = answer.ok() ? ((await answer.json()) as { items: Record<string, unknown>[] }).items : [];
+        lines.push(`  GET /api/v1/hosts ${answer.status()} at ${new Date().toISOString()}`);
+        for (const host of hosts) lines.push(`    ${host.name}: ${host.status}, last seen ${host.last_seen_at}`);
+      } catch (error) {
+        lines.push(`  GET /api/v1/hosts failed: ${String(error)}`);
+      }
+      fs.mkdirSync(path.dirname(diagnosisFile), { recursive: true });
+      fs.appendFileSync(diagnosisFile, lines.join("\n") + "\n");
     },
     { auto: true },
   ],
