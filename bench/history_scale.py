@@ -53,11 +53,11 @@ STATISTICS = "st_results_team_dependencies"
 STATISTICS_ON = "ON team_id, target_id, storage_class, label, host_name FROM results"
 
 
-def migrate(url: str) -> None:
-    """Bring the database at url to the newest migration."""
+def migrate(url: str, revision: str = "head") -> None:
+    """Bring the database at url to a migration (the newest unless told)."""
     config = alembic_config()
     config.set_main_option("sqlalchemy.url", url)
-    command.upgrade(config, "head")
+    command.upgrade(config, revision)
 
 
 def ensure_model_indexes(engine: Engine) -> None:
@@ -577,8 +577,15 @@ def main() -> int:
     else:
         print(f"reusing {args.database}: {found}", flush=True)
     url = data.database_url(args.database)
+    started = time.monotonic()
     migrate(url)
+    print(f"migrated to head in {time.monotonic() - started:.0f} s", flush=True)
     engine = build_engine(url)
+    with engine.connect() as conn:
+        rollup_rows = conn.scalar(text("SELECT count(*) FROM group_rollups"))
+    print(f"group rollup: {rollup_rows:,} rows", flush=True)
+    if not rollup_rows:
+        sys.exit("the group rollup is empty: grouped views would be timed on nothing (--regenerate)")
     ensure_model_indexes(engine)
     ensure_change_points(engine)
     vacuum(engine)
