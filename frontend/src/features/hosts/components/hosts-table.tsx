@@ -6,19 +6,16 @@ import { HostActions } from "./host-actions";
 import { HostCredentials } from "./host-credentials";
 import { HostLabels } from "./host-labels";
 
-/** What the worker reported about its machine, in a few words: "os=linux kernel=6.1 cpu_count=8 ...". */
-function factSummary(facts: Host["facts"]): string {
-  const shown: [string, string | number | null | undefined][] = [
-    ["os", facts.os],
-    ["kernel", facts.kernel],
-    ["cpu_count", facts.cpu_count],
-    ["memory", facts.memory_bytes === null || facts.memory_bytes === undefined ? null : formatBytes(facts.memory_bytes)],
-    ["arch", facts.arch],
+/** What the worker reported about its machine, as a person reads it: "2 CPUs · 23.5 GiB · x86_64". */
+function machineSummary(facts: Host["facts"]): string {
+  const parts = [
+    facts.cpu_count === null || facts.cpu_count === undefined
+      ? null
+      : `${facts.cpu_count} ${facts.cpu_count === 1 ? "CPU" : "CPUs"}`,
+    facts.memory_bytes === null || facts.memory_bytes === undefined ? null : formatBytes(facts.memory_bytes),
+    facts.arch,
   ];
-  return shown
-    .filter(([, value]) => value !== undefined && value !== null && value !== "")
-    .map(([key, value]) => `${key}=${value}`)
-    .join(" ");
+  return parts.filter((part) => part !== undefined && part !== null && part !== "").join(" · ");
 }
 
 /** The directories and devices the host's worker lends to benchmarks (its --allow). */
@@ -51,7 +48,7 @@ export function HostsTable({
             <th scope="col">Last seen</th>
             <th scope="col">fio version</th>
             <th scope="col">Allowed paths</th>
-            <th scope="col">Facts</th>
+            <th scope="col">Machine</th>
             {canEdit ? <th scope="col">Actions</th> : null}
             {canManage ? <th scope="col">Credential</th> : null}
           </tr>
@@ -77,7 +74,10 @@ export function HostsTable({
               </td>
               <td>{host.fio_version ?? "—"}</td>
               <td className="mono small">{allowedPaths(host.facts)}</td>
-              <td className="mono small">{factSummary(host.facts) || "—"}</td>
+              <td className="host-facts small">
+                {machineSummary(host.facts) || "—"}
+                {host.facts.kernel ? <div className="muted">kernel {host.facts.kernel}</div> : null}
+              </td>
               {canEdit ? (
                 <td>
                   <HostActions host={host} canManage={canManage} />
