@@ -90,7 +90,7 @@ def serve(host: str, port: int) -> None:
     import uvicorn
 
     refuse_unsafe_production()
-    uvicorn.run("storbench_api.main:create_app", factory=True, host=host, port=port, log_level="info")
+    uvicorn.run("storbench_api.main:create_served_app", factory=True, host=host, port=port, log_level="info")
 
 
 def main(argv: list[str] | None = None) -> None:

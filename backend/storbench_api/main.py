@@ -2,6 +2,7 @@
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -91,6 +92,8 @@ class _QuietWorkerPolls(logging.Filter):
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Run the stuck-run sweeper for the life of the process."""
     sweeper = asyncio.create_task(sweep_forever()) if app.state.run_sweeper else None
+    if getattr(app.state, "freeze_heap_at_start", False):
+        settle_heap()
     try:
         yield
     finally:
@@ -98,6 +101,24 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+
+
+def settle_heap() -> None:
+    """Move what is alive now out of the garbage collector's way for the life of the process.
+
+    Modules, the app, its routes and the SQLAlchemy tables live as long as the process: frozen, a
+    full collection no longer walks them, and a request that allocates much (a team's grouped
+    view reads thousands of rows) is not made to wait 60-90 ms while it does.
+    """
+    gc.collect()
+    gc.freeze()
+
+
+def create_served_app() -> FastAPI:
+    """The application as `storbench-api serve` runs it: one long-lived process (heap settled)."""
+    app = create_app()
+    app.state.freeze_heap_at_start = True
+    return app
 
 
 def create_app(run_sweeper: bool = True) -> FastAPI:
