@@ -2,45 +2,27 @@
 
 import gzip
 import json
-from collections.abc import Callable
 
 import httpx
 import pytest
 
 from storbench_protocol.common import RunStatus
 from storbench_protocol.results import ResultUpload
-from storbench_worker.api_client import ApiClient, ServerRefused
-
-IDENTITY = {
-    "host_id": 4,
-    "name": "nas-client-01",
-    "queue": "host.4",
-    "broker_url": "redis://u:p@broker:6379/0",
-    "heartbeat_interval_s": 10.0,
-    "server_time": "2026-01-02T03:04:05+00:00",
-}
-
-
-def _client(answer: Callable[[httpx.Request], httpx.Response]) -> tuple[ApiClient, list[httpx.Request]]:
-    seen: list[httpx.Request] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        seen.append(request)
-        return answer(request)
-
-    return ApiClient("http://server", "sbh_token", transport=httpx.MockTransport(handler)), seen
+from storbench_worker.api_client import ServerRefused
+from tests.conftest import IDENTITY, recording_client
 
 
 def test_a_failing_server_is_asked_again_until_it_answers() -> None:
     answers = iter([httpx.Response(503, json={"message": "busy"}), httpx.Response(200, json=IDENTITY)])
-    api, seen = _client(lambda _: next(answers))
+    api, seen = recording_client(lambda _: next(answers))
     identity = api.whoami(retry_for_s=30)
     assert identity.queue == "host.4" and len(seen) == 2
     assert seen[0].headers["Authorization"] == "Bearer sbh_token"
 
 
 def test_a_refusal_is_not_retried_and_says_why() -> None:
-    api, seen = _client(lambda _: httpx.Response(401, json={"code": "unauthorized", "message": "revoked"}))
+    refusal = httpx.Response(401, json={"code": "unauthorized", "message": "revoked"})
+    api, seen = recording_client(lambda _: refusal)
     with pytest.raises(ServerRefused) as refused:
         api.whoami(retry_for_s=30)
     assert refused.value.status_code == 401 and refused.value.message == "revoked"
@@ -51,7 +33,7 @@ def test_an_unreachable_server_is_given_up_on_after_the_time_allowed() -> None:
     def unreachable(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("connection refused", request=request)
 
-    api, seen = _client(unreachable)
+    api, seen = recording_client(unreachable)
     with pytest.raises(httpx.ConnectError):
         api.whoami(retry_for_s=0.3)
     assert len(seen) >= 1
@@ -65,7 +47,7 @@ def test_an_upload_is_gzipped_and_its_acknowledgement_read() -> None:
         assert body == sent
         return httpx.Response(200, json={"results": 2})
 
-    api, _ = _client(store)
+    api, _ = recording_client(store)
     upload = ResultUpload(fio_output='{"jobs": []}', stopped_early="cancelled", worker_cpu_percent=None)
     assert api.upload(9, upload, retry_for_s=5) == 2
 
@@ -75,12 +57,12 @@ def test_progress_sends_only_what_was_measured_and_reads_whether_to_stop() -> No
         assert json.loads(request.content) == {"samples": []}
         return httpx.Response(200, json={"id": 9, "status": "cancelled"})
 
-    api, _ = _client(state)
+    api, _ = recording_client(state)
     status = api.progress(9, [])
     assert status is RunStatus.cancelled and status.stops_fio
 
 
 def test_an_answer_that_is_not_the_protocol_is_an_error_not_a_guess() -> None:
-    api, _ = _client(lambda _: httpx.Response(200, json={"host_id": "four"}))
+    api, _ = recording_client(lambda _: httpx.Response(200, json={"host_id": "four"}))
     with pytest.raises(ValueError, match="host_id"):
         api.whoami(retry_for_s=1)

@@ -11,25 +11,11 @@ import pytest
 from storbench_worker import heartbeat as heartbeat_module
 from storbench_worker.api_client import ApiClient
 from storbench_worker.heartbeat import MIN_BEAT_TIMEOUT_S, Heartbeat
-
-IDENTITY = {
-    "host_id": 4,
-    "name": "nas-client-01",
-    "queue": "host.4",
-    "broker_url": "redis://u:p@broker:6379/0",
-    "heartbeat_interval_s": 10.0,
-    "server_time": "2026-01-02T03:04:05+00:00",
-}
+from tests.conftest import IDENTITY, recording_client
 
 
 def _recording_api() -> tuple[ApiClient, list[httpx.Request]]:
-    seen: list[httpx.Request] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        seen.append(request)
-        return httpx.Response(200, json=IDENTITY)
-
-    return ApiClient("http://server", "sbh_token", transport=httpx.MockTransport(handler)), seen
+    return recording_client(lambda _: httpx.Response(200, json=IDENTITY))
 
 
 def test_a_beat_waits_for_its_answer_no_longer_than_its_period() -> None:
