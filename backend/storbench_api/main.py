@@ -92,7 +92,7 @@ class _QuietWorkerPolls(logging.Filter):
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Run the stuck-run sweeper for the life of the process."""
     sweeper = asyncio.create_task(sweep_forever()) if app.state.run_sweeper else None
-    if getattr(app.state, "freeze_heap_at_start", False):
+    if app.state.settle_heap:
         settle_heap()
     try:
         yield
@@ -116,13 +116,11 @@ def settle_heap() -> None:
 
 def create_served_app() -> FastAPI:
     """The application as `storbench-api serve` runs it: one long-lived process (heap settled)."""
-    app = create_app()
-    app.state.freeze_heap_at_start = True
-    return app
+    return create_app(settle_heap_at_start=True)
 
 
-def create_app(run_sweeper: bool = True) -> FastAPI:
-    """A configured application."""
+def create_app(run_sweeper: bool = True, settle_heap_at_start: bool = False) -> FastAPI:
+    """A configured application; settle_heap_at_start: once started, freeze its heap (settle_heap)."""
     settings = get_settings()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = FastAPI(
@@ -135,6 +133,7 @@ def create_app(run_sweeper: bool = True) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.run_sweeper = run_sweeper
+    app.state.settle_heap = settle_heap_at_start
     access_log = logging.getLogger("uvicorn.access")
     if not any(isinstance(f, _QuietWorkerPolls) for f in access_log.filters):
         access_log.addFilter(_QuietWorkerPolls())

@@ -19,8 +19,7 @@ def unfrozen() -> Iterator[None]:
 
 
 def test_the_served_app_freezes_the_long_lived_heap_once_started(unfrozen: None) -> None:
-    app = create_app(run_sweeper=False)
-    app.state.freeze_heap_at_start = True
+    app = create_app(run_sweeper=False, settle_heap_at_start=True)
     assert gc.get_freeze_count() == 0
     with TestClient(app) as client:
         assert client.get("/api/v1/health").status_code == 200
