@@ -11,14 +11,15 @@ import { fileURLToPath } from "node:url";
 export const email = "e2e-admin@example.com";
 export const password = "e2e-password";
 // The package is an ES module: no __dirname.
-export const artifacts = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "artifacts");
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const artifacts = path.join(here, "..", "artifacts");
 
 // Chromium logs every 4xx/5xx answer as a console error with this text.
 const FAILED_RESOURCE = /^Failed to load resource: the server responded with a status of \d+/;
 
 // Where a failed journey leaves what the screen and the server said (printed last by make test-e2e,
 // so a CI log's tail shows it).
-const diagnosisFile = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "test-results", "diagnosis.txt");
+const diagnosisFile = path.join(here, "..", "test-results", "diagnosis.txt");
 
 export const test = base.extend<{
   expectedHttpErrors: RegExp[];
