@@ -9,8 +9,9 @@ since the series' last known change (at most DETECTION_WINDOW of them).
 import logging
 import statistics
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from storbench_api.advisor import service as advisor
@@ -125,8 +126,8 @@ def set_policy(db: Session, principal: Principal, body: PolicyIn) -> PolicyOut:
 # ---- trend -----------------------------------------------------------------------------
 
 
-def describe_change_point(change: ChangePoint) -> ChangePointOut:
-    """A stored change as the API shows it."""
+def describe_change_point(change: ChangePoint | Row[Any]) -> ChangePointOut:
+    """A stored change (an object, or a row of its columns) as the API shows it."""
     return ChangePointOut.model_validate(change, from_attributes=True)
 
 
