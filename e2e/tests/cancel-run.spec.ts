@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
 
 // Unique names: the specs share one database.
 const suffix = Date.now().toString(36);
@@ -14,10 +14,10 @@ test("a long run is cancelled after a confirmation and its partial result appear
 }) => {
   fs.mkdirSync(scratch, { recursive: true });
   await signIn(page);
-  await page.getByRole("link", { name: "Hosts" }).click();
+  await openFromNav(page, "Hosts");
   await expect(page.getByRole("row", { name: /localhost/ })).toContainText(/online|busy/, { timeout: 30_000 });
 
-  await page.getByRole("link", { name: "Targets" }).click();
+  await openFromNav(page, "Targets");
   const targetForm = page.getByRole("form", { name: "New target" });
   await targetForm.getByLabel("Name").fill(TARGET);
   await targetForm.getByLabel("Host").selectOption({ label: "localhost" });
@@ -25,7 +25,7 @@ test("a long run is cancelled after a confirmation and its partial result appear
   await targetForm.getByRole("button", { name: /create|add|save/i }).click();
   await expect(page.getByRole("row", { name: new RegExp(TARGET) })).toBeVisible();
 
-  await page.getByRole("link", { name: "Plans" }).click();
+  await openFromNav(page, "Plans");
   const planForm = page.getByRole("form", { name: "New plan" });
   await planForm.getByLabel("Plan name").fill(PLAN);
   await planForm.getByLabel("fio job file or command line").fill(LONG_JOB);
@@ -34,7 +34,7 @@ test("a long run is cancelled after a confirmation and its partial result appear
   await expect(planForm.getByRole("status")).toHaveText(`Plan ${PLAN} saved.`);
 
   // Start it from the runs page, where the form says what it needs before it starts.
-  await page.getByRole("link", { name: "Runs" }).click();
+  await openFromNav(page, "Runs");
   const start = page.getByRole("form", { name: "Start run" });
   await start.getByLabel("Target").selectOption({ label: `${TARGET} (localhost:${scratch})` });
   await start.getByLabel("Plan").selectOption({ label: PLAN });

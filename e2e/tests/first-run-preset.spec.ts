@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
 
 // Journey 1: a first visit, then a first run from a preset on a target that has a storage class,
 // read against the class's spec line. Names are unique: other journeys share the database.
@@ -18,12 +18,11 @@ test("a first visit signs in, runs a preset on a classed target and reads it aga
   await expect(page).toHaveTitle("Dashboard · storbench");
 
   // The local worker is there, ready.
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Hosts" }).click();
-  await expect(page).toHaveTitle("Hosts · storbench");
+  await openFromNav(page, "Hosts");
   await expect(page.getByRole("row", { name: /localhost/ })).toContainText(/online|busy/, { timeout: 30_000 });
 
   // A target with a class: an 800 GiB SSD cloud disk, 20,000 IOPS and 300 MB/s as published.
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Targets" }).click();
+  await openFromNav(page, "Targets");
   const form = page.getByRole("form", { name: "New target" });
   await form.getByLabel("Name").fill(name);
   await form.getByLabel("Host").selectOption({ label: "localhost" });
@@ -38,8 +37,7 @@ test("a first visit signs in, runs a preset on a classed target and reads it aga
   await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText("SSD cloud disk");
 
   // The first run, from the 4 KiB random read preset.
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Runs" }).click();
-  await expect(page).toHaveTitle("Runs · storbench");
+  await openFromNav(page, "Runs");
   const start = page.getByRole("form", { name: "Start run" });
   await start.getByLabel("Target").selectOption({ label: `${name} (localhost:${scratch})` });
   await start.getByLabel("Plan").selectOption("preset:randread-4k-iops");

@@ -1,4 +1,4 @@
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
 import path from "node:path";
 
 const email = "e2e-admin@example.com";
@@ -14,12 +14,12 @@ test("a new user signs in, adds a target, runs a preset and reads the result", a
 
   // The local worker registered as host "localhost" and is online (busy, when an earlier journey's
   // run is still finishing on it).
-  await page.getByRole("link", { name: "Hosts" }).click();
+  await openFromNav(page, "Hosts");
   const hostRow = page.getByRole("row", { name: /localhost/ });
   await expect(hostRow).toContainText(/online|busy/, { timeout: 30_000 });
 
   // Create a target in the scratch directory the harness made.
-  await page.getByRole("link", { name: "Targets" }).click();
+  await openFromNav(page, "Targets");
   const form = page.getByRole("form", { name: "New target" });
   await form.getByLabel("Name").fill("e2e scratch");
   await form.getByLabel("Host").selectOption({ label: "localhost" });
@@ -28,7 +28,7 @@ test("a new user signs in, adds a target, runs a preset and reads the result", a
   await expect(page.getByRole("row", { name: /e2e scratch/ })).toBeVisible();
 
   // Start the 4 KiB random read preset on it.
-  await page.getByRole("link", { name: "Runs" }).click();
+  await openFromNav(page, "Runs");
   const start = page.getByRole("form", { name: "Start run" });
   await start.getByLabel("Target").selectOption({ label: `e2e scratch (localhost:${scratchTarget})` });
   await start.getByLabel("Plan").selectOption("preset:randread-4k-iops");
@@ -76,7 +76,7 @@ test.describe("a refused target", () => {
 
   test("a bad target path is refused with a message that says what to fix", async ({ page }) => {
     await signIn(page);
-    await page.getByRole("link", { name: "Targets" }).click();
+    await openFromNav(page, "Targets");
     const form = page.getByRole("form", { name: "New target" });
     await form.getByLabel("Name").fill("relative");
     await form.getByLabel("Host").selectOption({ label: "localhost" });

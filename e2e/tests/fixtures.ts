@@ -79,6 +79,17 @@ export async function signIn(page: Page): Promise<void> {
   await expect(page).not.toHaveURL(/\/login/);
 }
 
+/**
+ * Open a page from the main navigation and wait until it is the one shown. A navigation renders in
+ * a transition: for a moment after the click the previous page is still on screen, and a locator
+ * such as a row naming "localhost" would find the dashboard's runs instead of the Hosts table.
+ * The page's title is set when the new page has rendered.
+ */
+export async function openFromNav(page: Page, label: string, title: string = label): Promise<void> {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true }).click();
+  await expect(page).toHaveTitle(`${title} · storbench`);
+}
+
 /** Save the journey's final screen under e2e/artifacts/<name>.png. */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(artifacts, { recursive: true });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
 
 // Real fio outputs kept with the fio package's tests: fio 2.2.10 JSON (its "timestamp" is
 // 2016-07-07 09:40 UTC) and fio 3.27 text from Windows (its job header says Mon Mar 7 10:15:02 2022).
@@ -17,7 +17,7 @@ test("old fio outputs are dated by fio's own timestamps, and one imported again 
   const text = fs.readFileSync(path.join(golden, "fio-3.27-windows.txt"), "utf8").replaceAll("nas-randread", `${tag}-2022`);
 
   await signIn(page);
-  await page.getByRole("link", { name: "Results" }).click();
+  await openFromNav(page, "Results");
   const form = page.getByRole("form", { name: "Import fio output" });
 
   async function importFile(name: string, content: string) {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
 
 // Unique names: the specs share one database.
 const suffix = Date.now().toString(36);
@@ -25,10 +25,10 @@ test("a pasted vendor command becomes a plan, runs twice with labels and the two
 }) => {
   fs.mkdirSync(scratch, { recursive: true });
   await signIn(page);
-  await page.getByRole("link", { name: "Hosts" }).click();
+  await openFromNav(page, "Hosts");
   await expect(page.getByRole("row", { name: /localhost/ })).toContainText(/online|busy/, { timeout: 30_000 });
 
-  await page.getByRole("link", { name: "Targets" }).click();
+  await openFromNav(page, "Targets");
   const targetForm = page.getByRole("form", { name: "New target" });
   await targetForm.getByLabel("Name").fill(TARGET);
   await targetForm.getByLabel("Host").selectOption({ label: "localhost" });
@@ -37,7 +37,7 @@ test("a pasted vendor command becomes a plan, runs twice with labels and the two
   await expect(page.getByRole("row", { name: new RegExp(TARGET) })).toBeVisible();
 
   // Paste the command as the guide prints it; the API reads it into one job.
-  await page.getByRole("link", { name: "Plans" }).click();
+  await openFromNav(page, "Plans");
   const planForm = page.getByRole("form", { name: "New plan" });
   await planForm.getByLabel("Plan name").fill(PLAN);
   await planForm.getByLabel("fio job file or command line").fill(VENDOR_COMMAND);
@@ -72,7 +72,7 @@ test("a pasted vendor command becomes a plan, runs twice with labels and the two
   expect(second).not.toBe(first);
 
   // Both runs in the list with their label and headline figure; filter by label, select, compare.
-  await page.getByRole("link", { name: "Runs" }).click();
+  await openFromNav(page, "Runs");
   await page.getByLabel("Label filter").fill("nconnect");
   const firstRow = page.getByRole("row", { name: new RegExp(`#${first}\\b`) });
   const secondRow = page.getByRole("row", { name: new RegExp(`#${second}\\b`) });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
 
 const golden = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "fio", "tests", "golden");
 
@@ -15,7 +15,7 @@ test("results are relabelled, deleted with confirmation, and their raw fio outpu
   const drop = base.replace('"jobname" : "randread"', `"jobname" : "${tag}-drop"`);
 
   await signIn(page);
-  await page.getByRole("link", { name: "Results" }).click();
+  await openFromNav(page, "Results");
   const form = page.getByRole("form", { name: "Import fio output" });
   for (const [name, content] of [
     ["keep.json", keep],
@@ -63,7 +63,7 @@ test("results are relabelled, deleted with confirmation, and their raw fio outpu
   await expect(kept).toBeVisible();
 
   // The audit log names who deleted it.
-  await page.getByRole("link", { name: "Audit" }).click();
+  await openFromNav(page, "Audit", "Audit log");
   await expect(page.getByRole("table").getByRole("row", { name: /result\.deleted/ }).first()).toBeVisible();
 
   await page.goto(`/results?storage_class=${encodeURIComponent(storageClass)}`);

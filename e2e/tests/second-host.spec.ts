@@ -12,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
 
 const dataDir = process.env.E2E_DATA_DIR ?? "";
 const secondHost = path.join(dataDir, "second-host");
@@ -51,8 +51,7 @@ test("a second host joins with the command the Hosts page shows, and runs a job"
   const output: string[] = [];
   try {
     await signIn(page);
-    await page.getByRole("link", { name: "Hosts" }).click();
-    await expect(page).toHaveTitle("Hosts · storbench");
+    await openFromNav(page, "Hosts");
 
     // The page says this server takes hosts on other machines, by which address and broker.
     const guide = page.getByRole("region", { name: "Add a host" });
@@ -110,7 +109,7 @@ test("a second host joins with the command the Hosts page shows, and runs a job"
     await expect(row).toContainText(lent);
 
     // A target on it, and a run of the 4 KiB random read preset there.
-    await page.getByRole("link", { name: "Targets" }).click();
+    await openFromNav(page, "Targets");
     const targetForm = page.getByRole("form", { name: "New target" });
     await targetForm.getByLabel("Name").fill("second host scratch");
     await targetForm.getByLabel("Host").selectOption({ label: hostName });
@@ -118,7 +117,7 @@ test("a second host joins with the command the Hosts page shows, and runs a job"
     await targetForm.getByRole("button", { name: /create|add|save/i }).click();
     await expect(page.getByRole("row", { name: /second host scratch/ })).toBeVisible();
 
-    await page.getByRole("link", { name: "Runs" }).click();
+    await openFromNav(page, "Runs");
     const startForm = page.getByRole("form", { name: "Start run" });
     await startForm.getByLabel("Target").selectOption({ label: `second host scratch (${hostName}:${lent})` });
     await startForm.getByLabel("Plan").selectOption("preset:randread-4k-iops");
@@ -130,7 +129,7 @@ test("a second host joins with the command the Hosts page shows, and runs a job"
     await expect(page.getByRole("main")).toContainText(hostName);
 
     // Back on Hosts: both machines, the new one with what it lends.
-    await page.getByRole("link", { name: "Hosts" }).click();
+    await openFromNav(page, "Hosts");
     await expect(page.getByRole("row", { name: /^localhost\b/ })).toContainText(/online|busy/);
     await expect(page.getByRole("row", { name: new RegExp(`^${hostName}\\b`) })).toContainText(/online|busy/);
     await saveScreenshot(page, "second-host");

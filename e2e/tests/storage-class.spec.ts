@@ -1,4 +1,4 @@
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -9,11 +9,11 @@ test("a target with a storage class shows what its spec promises, and a run is j
 }) => {
   fs.mkdirSync(scratch, { recursive: true });
   await signIn(page);
-  await page.getByRole("link", { name: "Hosts" }).click();
+  await openFromNav(page, "Hosts");
   await expect(page.getByRole("row", { name: /localhost/ })).toContainText(/online|busy/, { timeout: 30_000 });
 
   // An 800 GiB SSD cloud disk: the published worked example, 20,000 IOPS and 300 MB/s.
-  await page.getByRole("link", { name: "Targets" }).click();
+  await openFromNav(page, "Targets");
   const form = page.getByRole("form", { name: "New target" });
   await form.getByLabel("Name").fill("ssd 800");
   await form.getByLabel("Host").selectOption({ label: "localhost" });
@@ -28,7 +28,7 @@ test("a target with a storage class shows what its spec promises, and a run is j
   await expect(page.getByRole("row", { name: /ssd 800/ })).toContainText("SSD cloud disk");
 
   // The 10 s random-read preset on it: judged against 20,000 IOPS and advised.
-  await page.getByRole("link", { name: "Runs" }).click();
+  await openFromNav(page, "Runs");
   const start = page.getByRole("form", { name: "Start run" });
   await start.getByLabel("Target").selectOption({ label: `ssd 800 (localhost:${scratch})` });
   await start.getByLabel("Plan").selectOption("preset:randread-4k-iops");

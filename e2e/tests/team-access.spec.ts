@@ -1,9 +1,9 @@
-import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
 
 test("an owner invites a viewer, who joins by link, reads the hosts and cannot start runs", async ({ page, browser }) => {
   // The admin creates a viewer invitation and reads its link once.
   await signIn(page);
-  await page.getByRole("link", { name: "Team", exact: true }).click();
+  await openFromNav(page, "Team");
   const invite = page.getByRole("form", { name: "Invite someone" });
   await invite.getByLabel("Role").selectOption("viewer");
   await invite.getByRole("button", { name: "Create invitation" }).click();
@@ -25,10 +25,10 @@ test("an owner invites a viewer, who joins by link, reads the hosts and cannot s
   await expect(viewer.getByRole("form", { name: "Start run" })).toHaveCount(0);
   await expect(viewer.getByRole("button", { name: "Start run" })).toHaveCount(0);
 
-  await viewer.getByRole("link", { name: "Hosts" }).click();
+  await openFromNav(viewer, "Hosts");
   await expect(viewer.getByRole("row", { name: /localhost/ })).toBeVisible();
   await expect(viewer.getByRole("form", { name: "Add host" })).toHaveCount(0);
-  await viewer.getByRole("link", { name: "Runs" }).click();
+  await openFromNav(viewer, "Runs");
   await expect(viewer.getByRole("heading", { name: "All runs" })).toBeVisible();
   await expect(viewer.getByRole("form", { name: "Start run" })).toHaveCount(0);
 
