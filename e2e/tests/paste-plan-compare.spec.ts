@@ -62,6 +62,8 @@ test("a pasted vendor command becomes a plan, runs twice with labels and the two
   // Run it again from its page, and label the second run there.
   await page.getByRole("button", { name: "Run again" }).click();
   await expect(page).not.toHaveURL(new RegExp(`/runs/${first}$`));
+  // The new run's page, not the first one's still on screen while the navigation renders.
+  await expect(page).toHaveTitle(`Run ${page.url().split("/").pop()} · storbench`);
   await page.getByRole("button", { name: "Edit label and note" }).click();
   const labelForm = page.getByRole("form", { name: "Label and note" });
   await labelForm.getByLabel("Run label").fill("nconnect=8");
