@@ -105,3 +105,33 @@ def test_through_a_redis_outage_listeners_still_hear_this_process_and_catch_up_a
         asyncio.run(scenario())
     finally:
         server.stop()
+
+
+def test_a_subscription_asked_to_stop_while_it_connects_stops(tmp_path: Path) -> None:
+    # redis-py loses some cancels that land while it connects and subscribes; the subscription
+    # then listened for ever and a closing event loop (a server stopping) waited on it for good.
+    server = PrivateRedis(tmp_path)
+
+    async def scenario() -> list[int]:
+        loop = asyncio.get_running_loop()
+        lingering = []
+        # Cancelled after 0, 1, 2, … turns of the loop: each lands somewhere in connect and subscribe.
+        for turns in range(40):
+            hub = live.RunNotifications(loop, server.url)
+            task = hub._task
+            assert task is not None
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            task.cancel()
+            done, _ = await asyncio.wait([task], timeout=2 * live._LISTEN_POLL_S)
+            if not done:
+                lingering.append(turns)
+                task.cancel()  # so this test's own loop can close
+                await asyncio.wait([task], timeout=5)
+        return lingering
+
+    server.start()
+    try:
+        assert asyncio.run(scenario()) == [], "subscriptions that went on listening after a cancel"
+    finally:
+        server.stop()
