@@ -1,8 +1,10 @@
 """The grouped view's rollup answers as the results do: n, min, max exact, quantiles within 0.5 %."""
 
+import importlib.util
 import random
 import threading
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -208,3 +210,53 @@ def test_two_imports_at_once_lose_no_counts(engine: Any) -> None:
         with Session(engine) as cleanup:
             cleanup.execute(delete(Team).where(Team.id == team_id))
             cleanup.commit()
+
+
+def _migration(name: str) -> Any:
+    """A migration module, loaded from its file (the versions folder is not a package)."""
+    (path,) = (Path(__file__).parents[3] / "migrations" / "versions").glob(f"*{name}.py")
+    spec = importlib.util.spec_from_file_location(f"migration_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _rollup_rows(db: Session, team_id: int) -> list[tuple[Any, ...]]:
+    rows = db.scalars(select(GroupRollup).where(GroupRollup.team_id == team_id)).all()
+    columns = [c.key for c in GroupRollup.__table__.columns if c.key != "id"]
+    return sorted(tuple(repr(getattr(row, c)) for c in columns) for row in rows)
+
+
+def test_the_upgrade_builds_the_rollup_the_store_path_keeps_from_existing_results(
+    client: TestClient, db: Session, owner: Caller, base: dict[str, Any]
+) -> None:
+    """Migration 0019 counts the results already stored: as the store path would have, row for row."""
+    rng = random.Random(19)
+    targets = [
+        classed_target(client, db, owner, "NAS backfill", price=0.3, capacity=1000),
+        classed_target(client, db, owner, "CFS backfill", price=None, capacity=2000),
+    ]
+    stamp = 1_700_000_000
+    ids = []
+    for t in targets:
+        for bs, rw in (("4k", "randread"), ("64k", "randread"), ("1m", "read")):
+            for _ in range(4):
+                stamp += 1
+                out = shaped(base, iops=20_000 * rng.lognormvariate(0, 0.4), bs=bs, rw=rw, timestamp=stamp)
+                ids.append(imported(client, owner, out, target_id=str(t.id))["id"])
+    imported(client, owner, shaped(base, iops=5_000, timestamp=stamp + 1))  # no target, no class
+    idle = shaped(base, iops=0, timestamp=stamp + 2, lat_us=100)
+    imported(client, owner, idle, target_id=str(targets[0].id))
+    for result_id in ids[::5]:  # the store path recounts what deletions leave
+        assert client.delete(f"/api/v1/results/{result_id}", headers=owner.headers).status_code == 204
+    kept_by_store_path = _rollup_rows(db, owner.team.id)
+    assert len(kept_by_store_path) > 50
+
+    migration = _migration("a3d0e1f2b4c5_group_rollup")
+    # Each backfill over the same results, as the upgrade runs it on PostgreSQL and on SQLite.
+    for backfill in (migration._backfill_postgresql, migration._backfill_batches):
+        db.execute(delete(GroupRollup))
+        backfill(db.connection())
+        db.expire_all()
+        assert _rollup_rows(db, owner.team.id) == kept_by_store_path, backfill.__name__
