@@ -445,6 +445,17 @@ def analysis_cases(engine: Engine) -> list[Case]:
         ("SELECT count(*) FROM change_points WHERE team_id = :t AND acknowledged_at IS NULL", {"t": big}),
     ]
 
+    # The trend's job picker: counts from the rollup, each series' newest point down its index.
+    series_sql = (
+        "SELECT g.job_name, g.direction, g.results, ("
+        "  SELECT r.measured_at FROM results r JOIN result_directions d ON d.result_id = r.id "
+        "  AND d.direction = g.direction WHERE r.team_id = :t AND r.target_id = :target "
+        "  AND r.job_name = g.job_name ORDER BY r.measured_at DESC LIMIT 1) "
+        "FROM (SELECT job_name, direction, sum(n) AS results FROM group_rollups WHERE team_id = :t "
+        "  AND target_id = :target AND figure = 'iops' GROUP BY 1, 2) g "
+        "WHERE g.results > 0 ORDER BY 1, 2"
+    )
+
     def regressions(db: Session) -> object:
         history_repo.list_change_points(db, big, limit=50, offset=0)
         return history_repo.count_unacknowledged(db, big)
@@ -473,6 +484,11 @@ def analysis_cases(engine: Engine) -> list[Case]:
             [(groups_sql("AND g.job_name = :job"), {"t": big, "job": job})],
         ),
         Case("regressions (newest 50, total, unacknowledged)", regressions, regressions_sql),
+        Case(
+            "series of a target (the trend's job picker, rollup)",
+            lambda db: history_repo.jobs_of_target(db, big, target),
+            [(series_sql, {"t": big, "target": target})],
+        ),
     ]
 
 

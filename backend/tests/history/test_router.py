@@ -1,6 +1,7 @@
 """History over the API: trends, changes found as results are imported, review, the CI check."""
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from sqlalchemy.orm import Session
 from storbench_api.models import ChangePoint, Plan, Role, Run, RunStatus, Target, WebhookDelivery
 from storbench_api.results import service as results_service
 from tests.conftest import Caller, make_caller, make_host, make_target
-from tests.history.fio_outputs import with_figures
+from tests.history.fio_outputs import START, with_figures
 from tests.support.fio import quick_randread
 
 # Nine results at ~10,000 IOPS, then four at ~7,000: a regression from the tenth on.
@@ -349,17 +350,33 @@ def test_check_fails_on_an_unacknowledged_regression_of_the_newest_run(
     )
 
 
+def _day(day: int) -> str:
+    """The date of with_figures' day, as the API writes it."""
+    return datetime.fromtimestamp(START + day * 86_400, UTC).date().isoformat()
+
+
 def test_the_series_of_a_target_list_its_jobs_and_directions(
     client: TestClient, db: Session, owner: Caller, base_output: dict[str, Any]
 ) -> None:
     target = _target(db, owner)
-    for day in range(3):
+    imports = [
         _import(client, owner, target, with_figures(base_output, iops=1000 + day, lat_ns=1e6, day=day))
+        for day in range(3)
+    ]
     _import(client, owner, target, with_figures(base_output, iops=900, lat_ns=1e6, day=9, job="other"))
     body = client.get(f"/api/v1/history/series?target_id={target.id}", headers=owner.headers).json()
-    assert [(s["job"], s["direction"], s["results"]) for s in body["items"]] == [
-        ("other", "read", 1),
-        ("randread-4k", "read", 3),
+    assert [(s["job"], s["direction"], s["results"], s["last_measured_at"][:10]) for s in body["items"]] == [
+        ("other", "read", 1, _day(9)),
+        ("randread-4k", "read", 3, _day(2)),
+    ]
+
+    # The newest result deleted: one fewer, and the last measurement is the one before.
+    newest = imports[-1]["results"][0]["id"]
+    assert client.delete(f"/api/v1/results/{newest}", headers=owner.headers).status_code == 204
+    body = client.get(f"/api/v1/history/series?target_id={target.id}", headers=owner.headers).json()
+    assert [(s["job"], s["results"], s["last_measured_at"][:10]) for s in body["items"]] == [
+        ("other", 1, _day(9)),
+        ("randread-4k", 2, _day(1)),
     ]
     stranger = make_caller(db)
     assert (
