@@ -201,18 +201,49 @@ def add_results(db: Session, results: Sequence[Result]) -> None:
     _write(db, accs, merge=True)
 
 
-def keys_of(db: Session, team_id: int, result_ids: Sequence[int]) -> set[Key]:
-    """The rollup keys of these results (read before they are deleted)."""
-    query = select(
-        Result.target_id,
-        Result.storage_class,
-        Result.storage_class_spec_id,
-        Result.comparability,
-        Result.options,
-        Result.job_name,
-        Result.imported,
-    ).where(Result.team_id == team_id, Result.id.in_(list(result_ids)))
-    return {key_of(row) for row in db.execute(query)}
+def removal_of(db: Session, team_id: int, result_ids: Sequence[int]) -> dict[RowKey, Acc]:
+    """What these results counted into the rollup (read before they are deleted, for remove())."""
+    accs: dict[RowKey, Acc] = {}
+    for key, obs in _observed(db, [Result.team_id == team_id, Result.id.in_(list(result_ids))]):
+        accumulate(accs, team_id, key, obs)
+    return accs
+
+
+def remove(db: Session, team_id: int, removed: Mapping[RowKey, Acc]) -> None:
+    """Take deleted results out of the rollup (after the deletion): n, min and max stay exact.
+
+    n, zeros and the histogram lose exactly what the results had added. Only a row whose min or max
+    was among the removed values (unless every value of the row is the same), or that does not hold
+    what is taken out of it, is recounted from the results that remain. Recounting at every deletion
+    read every result of the key: 1.9 s to delete one result of a key of 4,955 on the
+    10-million-result bench (48 s with a cold cache), holding the team's rollup lock all along.
+    """
+    _lock(db, [team_id])
+    recount: set[Key] = set()
+    for (team, key, direction, figure), gone in sorted(removed.items(), key=lambda item: repr(item[0])):
+        row = db.scalar(select(GroupRollup).where(*_where(team, key, direction, figure)))
+        if row is None:
+            recount.add(key)
+            continue
+        left = Acc(n=row.n - gone.n, zeros=row.zeros - gone.zeros, low=row.low, high=row.high)
+        left.bins.update(dict(zip(row.bins, row.counts, strict=True)))
+        left.bins.subtract(gone.bins)
+        if (
+            left.zeros < 0
+            or min(left.bins.values(), default=0) < 0
+            or left.zeros + left.bins.total() != left.n
+        ):
+            recount.add(key)  # the row does not hold what is taken out: count it afresh
+        elif left.n == 0:
+            db.delete(row)
+        elif row.low < row.high and (gone.low <= row.low or gone.high >= row.high):
+            recount.add(key)  # an extreme left: the next one is among the results that remain
+        else:
+            for column, value in left.columns().items():
+                setattr(row, column, value)
+    db.flush()
+    if recount:
+        refresh(db, team_id, recount)
 
 
 def refresh(db: Session, team_id: int, keys: Iterable[Key]) -> None:
@@ -233,7 +264,12 @@ def refresh(db: Session, team_id: int, keys: Iterable[Key]) -> None:
 
 def _stored(db: Session, team_id: int, key: Key) -> list[tuple[Key, list[tuple[str, str, float]]]]:
     """The results that may hold this key (filtered on its columns), each with its observations."""
-    conditions = [
+    return _observed(db, _candidates(team_id, key))
+
+
+def _candidates(team_id: int, key: Key) -> list[Any]:
+    """Conditions on the results that may hold this key (its job shape is read from their options)."""
+    return [
         Result.team_id == team_id,
         Result.job_name == key.job_name,
         Result.imported == key.imported,
@@ -245,6 +281,10 @@ def _stored(db: Session, team_id: int, key: Key) -> list[tuple[Key, list[tuple[s
         if key.storage_class
         else (Result.storage_class.is_(None) | (Result.storage_class == "")),
     ]
+
+
+def _observed(db: Session, conditions: Sequence[Any]) -> list[tuple[Key, list[tuple[str, str, float]]]]:
+    """The results meeting these conditions, each with its key and observations."""
     columns = [getattr(ResultDirection, c) for c in DIRECTION_COLUMNS]
     query = (
         select(

@@ -111,10 +111,10 @@ def results_of_output(db: Session, raw_output_id: int) -> Sequence[Result]:
 def delete_result(db: Session, result: Result) -> None:
     """Delete a result (its direction rows go with it), and its stored output once no result uses it."""
     raw_output_id = result.raw_output_id
-    keys = rollup.keys_of(db, result.team_id, [result.id])
+    counted = rollup.removal_of(db, result.team_id, [result.id])
     db.execute(delete(Result).where(Result.id == result.id))
     db.expunge(result)
-    rollup.refresh(db, result.team_id, keys)
+    rollup.remove(db, result.team_id, counted)
     if raw_output_id is not None:
         still_used = db.scalar(select(func.count()).where(Result.raw_output_id == raw_output_id))
         if not still_used:

@@ -122,6 +122,63 @@ def test_deleting_results_keeps_n_min_and_max_exact(
     assert rows == []
 
 
+def test_deleting_a_result_that_holds_no_extreme_takes_it_out_without_counting_again(
+    client: TestClient, db: Session, owner: Caller, base: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = classed_target(client, db, owner, "Disk PL2", price=0.2, capacity=100)
+    values = [1_000, 1_500, 2_000, 2_500, 3_000]
+    # Every figure of the middle result lies between the others' (CPU too); a figure the same in every
+    # result keeps its min and max whichever leaves.
+    ids = [
+        imported(
+            client,
+            owner,
+            shaped(base, iops=v, timestamp=1_700_000_000 + i, usr_cpu=v / 100),
+            target_id=str(target.id),
+        )["id"]
+        for i, v in enumerate(values)
+    ]
+    recounted: list[rollup.Key] = []
+    real_stored = rollup._stored
+    monkeypatch.setattr(
+        rollup, "_stored", lambda db, team_id, key: recounted.append(key) or real_stored(db, team_id, key)
+    )
+
+    assert client.delete(f"/api/v1/results/{ids[2]}", headers=owner.headers).status_code == 204
+    assert recounted == []  # taken out of the histogram, not counted again from every result of its key
+    query = "by=storage_class&figure=iops&direction=read"
+    rolled, exact = _both(client, owner, query)
+    _assert_same(rolled, exact)
+    (group,) = rolled["groups"]
+    assert (group["n"], group["min"], group["max"]) == (4, 1_000, 3_000)
+
+    # The minimum deleted: the next one is found among those that remain.
+    assert client.delete(f"/api/v1/results/{ids[0]}", headers=owner.headers).status_code == 204
+    assert recounted != []
+    rolled, exact = _both(client, owner, query)
+    _assert_same(rolled, exact)
+    assert [(g["n"], g["min"], g["max"]) for g in rolled["groups"]] == [(3, 1_500, 3_000)]
+
+
+def test_a_rollup_row_that_drifted_is_counted_afresh_when_a_result_leaves_it(
+    client: TestClient, db: Session, owner: Caller, base: dict[str, Any]
+) -> None:
+    target = classed_target(client, db, owner, "Disk PL3", price=0.2, capacity=100)
+    ids = [
+        imported(client, owner, shaped(base, iops=v, timestamp=1_700_000_000 + i), target_id=str(target.id))[
+            "id"
+        ]
+        for i, v in enumerate([1_000, 2_000, 3_000])
+    ]
+    for row in db.scalars(select(GroupRollup).where(GroupRollup.team_id == owner.team.id)):
+        row.n, row.bins, row.counts = 1, row.bins[:1], row.counts[:1]  # lost counts, whatever the cause
+    db.commit()
+    assert client.delete(f"/api/v1/results/{ids[1]}", headers=owner.headers).status_code == 204
+    rolled, exact = _both(client, owner, "by=storage_class&figure=iops&direction=read")
+    _assert_same(rolled, exact)
+    assert [(g["n"], g["min"], g["max"]) for g in rolled["groups"]] == [(2, 1_000, 3_000)]
+
+
 def test_deleting_a_host_keeps_its_targets_imports_counted_without_a_target(
     client: TestClient, db: Session, owner: Caller, base: dict[str, Any]
 ) -> None:
