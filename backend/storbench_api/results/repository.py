@@ -112,9 +112,10 @@ def delete_result(db: Session, result: Result) -> None:
     """Delete a result (its direction rows go with it), and its stored output once no result uses it."""
     raw_output_id = result.raw_output_id
     counted = rollup.removal_of(db, result.team_id, [result.id])
-    db.execute(delete(Result).where(Result.id == result.id))
+    deleted = db.scalar(delete(Result).where(Result.id == result.id).returning(Result.id))
     db.expunge(result)
-    rollup.remove(db, result.team_id, counted)
+    if deleted is not None:  # another request that deleted it meanwhile took its counts out
+        rollup.remove(db, result.team_id, counted)
     if raw_output_id is not None:
         still_used = db.scalar(select(func.count()).where(Result.raw_output_id == raw_output_id))
         if not still_used:

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from storbench_api.compare import rollup
 from storbench_api.models import GroupRollup, Host, Result, ResultDirection, Team
+from storbench_api.results import repository as results_repository
 from tests.compare.outputs import shaped, template
 from tests.compare.test_compare_router import imported
 from tests.compare.test_groups_and_views import classed_target, groups
@@ -317,3 +318,42 @@ def test_the_upgrade_builds_the_rollup_the_store_path_keeps_from_existing_result
         backfill(db.connection())
         db.expire_all()
         assert _rollup_rows(db, owner.team.id) == kept_by_store_path, backfill.__name__
+
+
+def test_a_result_deleted_by_two_requests_at_once_leaves_the_rollup_once(engine: Any) -> None:
+    """The second deletion finds the row gone (it waited on the first): it takes nothing out again."""
+    with Session(engine) as setup:
+        team = Team(name=f"rollup-delete-race-{random.randrange(10**9)}")
+        setup.add(team)
+        setup.flush()
+        team_id = team.id
+        # Two alike in the middle: taking one out twice would leave a row that still adds up.
+        results = [_result(team_id, iops) for iops in (1_000, 2_000, 2_000, 3_000)]
+        setup.add_all(results)
+        setup.flush()
+        rollup.add_results(setup, results)
+        setup.commit()
+        middle = results[1].id
+    a, b = Session(engine), Session(engine)
+    try:
+        first, second = a.get(Result, middle), b.get(Result, middle)
+        assert first is not None and second is not None
+        results_repository.delete_result(a, first)  # holds the row until it commits
+
+        thread = threading.Thread(target=lambda: (results_repository.delete_result(b, second), b.commit()))
+        thread.start()
+        thread.join(timeout=1.0)
+        assert thread.is_alive()  # waiting for the first deletion
+        a.commit()
+        thread.join(timeout=30)
+        assert not thread.is_alive()
+        with Session(engine) as check:
+            rows = check.scalars(select(GroupRollup).where(GroupRollup.team_id == team_id)).all()
+            iops = next(r for r in rows if r.figure == "iops")
+            assert (iops.n, sum(iops.counts), iops.low, iops.high) == (3, 3, 1_000, 3_000)
+    finally:
+        a.close()
+        b.close()
+        with Session(engine) as cleanup:
+            cleanup.execute(delete(Team).where(Team.id == team_id))
+            cleanup.commit()
