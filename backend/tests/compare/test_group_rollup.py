@@ -3,6 +3,8 @@
 import importlib.util
 import random
 import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -223,20 +225,46 @@ def _result(team_id: int, iops: float) -> Result:
     return result
 
 
-def test_two_imports_at_once_lose_no_counts(engine: Any) -> None:
-    """Two transactions counting into the same rollup row: the second waits for the first (PostgreSQL)."""
+@contextmanager
+def _committed_team(engine: Any, iops: Sequence[float]) -> Iterator[tuple[int, list[int]]]:
+    """A team of its own with results of these IOPS, committed and counted; removed afterwards."""
     with Session(engine) as setup:
         team = Team(name=f"rollup-race-{random.randrange(10**9)}")
         setup.add(team)
         setup.flush()
-        team_id = team.id
-        first = _result(team_id, 1_000)
-        setup.add(first)
+        results = [_result(team.id, value) for value in iops]
+        setup.add_all(results)
         setup.flush()
-        rollup.add_results(setup, [first])
+        rollup.add_results(setup, results)
         setup.commit()
+        team_id, ids = team.id, [r.id for r in results]
     try:
-        a, b = Session(engine), Session(engine)
+        yield team_id, ids
+    finally:
+        with Session(engine) as cleanup:
+            cleanup.execute(delete(Team).where(Team.id == team_id))
+            cleanup.commit()
+
+
+def _waits_then_goes_on(second: Callable[[], object], first: Session) -> None:
+    """`second` runs while `first` holds what it needs: it waits until `first` commits, then ends."""
+    thread = threading.Thread(target=second)
+    thread.start()
+    thread.join(timeout=1.0)
+    assert thread.is_alive()  # waiting for the first transaction
+    first.commit()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+
+
+def _rows(engine: Any, team_id: int) -> Sequence[GroupRollup]:
+    with Session(engine) as check:
+        return check.scalars(select(GroupRollup).where(GroupRollup.team_id == team_id)).all()
+
+
+def test_two_imports_at_once_lose_no_counts(engine: Any) -> None:
+    """Two transactions counting into the same rollup row: the second waits for the first (PostgreSQL)."""
+    with _committed_team(engine, [1_000]) as (team_id, _), Session(engine) as a, Session(engine) as b:
         slow = _result(team_id, 2_000)
         a.add(slow)
         a.flush()
@@ -249,25 +277,12 @@ def test_two_imports_at_once_lose_no_counts(engine: Any) -> None:
             rollup.add_results(b, [fast])
             b.commit()
 
-        thread = threading.Thread(target=other)
-        thread.start()
-        thread.join(timeout=1.0)
-        assert thread.is_alive()  # waiting for the first transaction
-        a.commit()
-        thread.join(timeout=30)
-        assert not thread.is_alive()
-        with Session(engine) as check:
-            rows = check.scalars(select(GroupRollup).where(GroupRollup.team_id == team_id)).all()
-            assert {r.figure for r in rows} >= {"iops", "bw_bytes", "cpu_usr_pct"}
-            assert [(r.figure, r.n, sum(r.counts)) for r in rows] == [(r.figure, 3, 3) for r in rows]
-            iops = next(r for r in rows if r.figure == "iops")
-            assert (iops.low, iops.high) == (1_000, 3_000)
-    finally:
-        a.close()
-        b.close()
-        with Session(engine) as cleanup:
-            cleanup.execute(delete(Team).where(Team.id == team_id))
-            cleanup.commit()
+        _waits_then_goes_on(other, a)
+        rows = _rows(engine, team_id)
+        assert {r.figure for r in rows} >= {"iops", "bw_bytes", "cpu_usr_pct"}
+        assert [(r.figure, r.n, sum(r.counts)) for r in rows] == [(r.figure, 3, 3) for r in rows]
+        iops = next(r for r in rows if r.figure == "iops")
+        assert (iops.low, iops.high) == (1_000, 3_000)
 
 
 def _migration(name: str) -> Any:
@@ -322,38 +337,15 @@ def test_the_upgrade_builds_the_rollup_the_store_path_keeps_from_existing_result
 
 def test_a_result_deleted_by_two_requests_at_once_leaves_the_rollup_once(engine: Any) -> None:
     """The second deletion finds the row gone (it waited on the first): it takes nothing out again."""
-    with Session(engine) as setup:
-        team = Team(name=f"rollup-delete-race-{random.randrange(10**9)}")
-        setup.add(team)
-        setup.flush()
-        team_id = team.id
-        # Two alike in the middle: taking one out twice would leave a row that still adds up.
-        results = [_result(team_id, iops) for iops in (1_000, 2_000, 2_000, 3_000)]
-        setup.add_all(results)
-        setup.flush()
-        rollup.add_results(setup, results)
-        setup.commit()
-        middle = results[1].id
-    a, b = Session(engine), Session(engine)
-    try:
-        first, second = a.get(Result, middle), b.get(Result, middle)
+    # Two alike in the middle: taking one out twice would leave a row that still adds up.
+    with (
+        _committed_team(engine, [1_000, 2_000, 2_000, 3_000]) as (team_id, ids),
+        Session(engine) as a,
+        Session(engine) as b,
+    ):
+        first, second = a.get(Result, ids[1]), b.get(Result, ids[1])
         assert first is not None and second is not None
         results_repository.delete_result(a, first)  # holds the row until it commits
-
-        thread = threading.Thread(target=lambda: (results_repository.delete_result(b, second), b.commit()))
-        thread.start()
-        thread.join(timeout=1.0)
-        assert thread.is_alive()  # waiting for the first deletion
-        a.commit()
-        thread.join(timeout=30)
-        assert not thread.is_alive()
-        with Session(engine) as check:
-            rows = check.scalars(select(GroupRollup).where(GroupRollup.team_id == team_id)).all()
-            iops = next(r for r in rows if r.figure == "iops")
-            assert (iops.n, sum(iops.counts), iops.low, iops.high) == (3, 3, 1_000, 3_000)
-    finally:
-        a.close()
-        b.close()
-        with Session(engine) as cleanup:
-            cleanup.execute(delete(Team).where(Team.id == team_id))
-            cleanup.commit()
+        _waits_then_goes_on(lambda: (results_repository.delete_result(b, second), b.commit()), a)
+        iops = next(r for r in _rows(engine, team_id) if r.figure == "iops")
+        assert (iops.n, sum(iops.counts), iops.low, iops.high) == (3, 3, 1_000, 3_000)
