@@ -225,8 +225,10 @@ def remove(db: Session, team_id: int, removed: Mapping[RowKey, Acc]) -> None:
         if row is None:
             recount.add(key)
             continue
-        left = Acc(n=row.n - gone.n, zeros=row.zeros - gone.zeros, low=row.low, high=row.high)
-        left.bins.update(dict(zip(row.bins, row.counts, strict=True)))
+        left = Acc()
+        left.merge(row.n, row.zeros, row.low, row.high, row.bins, row.counts)
+        left.n -= gone.n
+        left.zeros -= gone.zeros
         left.bins.subtract(gone.bins)
         if (
             left.zeros < 0
@@ -264,12 +266,7 @@ def refresh(db: Session, team_id: int, keys: Iterable[Key]) -> None:
 
 def _stored(db: Session, team_id: int, key: Key) -> list[tuple[Key, list[tuple[str, str, float]]]]:
     """The results that may hold this key (filtered on its columns), each with its observations."""
-    return _observed(db, _candidates(team_id, key))
-
-
-def _candidates(team_id: int, key: Key) -> list[Any]:
-    """Conditions on the results that may hold this key (its job shape is read from their options)."""
-    return [
+    conditions = [
         Result.team_id == team_id,
         Result.job_name == key.job_name,
         Result.imported == key.imported,
@@ -281,6 +278,7 @@ def _candidates(team_id: int, key: Key) -> list[Any]:
         if key.storage_class
         else (Result.storage_class.is_(None) | (Result.storage_class == "")),
     ]
+    return _observed(db, conditions)
 
 
 def _observed(db: Session, conditions: Sequence[Any]) -> list[tuple[Key, list[tuple[str, str, float]]]]:
