@@ -2,10 +2,14 @@
 
 import importlib.util
 import os
+import signal
 import subprocess
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -97,3 +101,66 @@ def cli_env(service: Service, **overrides: str) -> dict[str, str]:
     """The environment of the storbench command: the service URL and a token, no other STORBENCH_*."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("STORBENCH_")}
     return {**env, "STORBENCH_URL": service.url, "STORBENCH_TOKEN": service.token, **overrides}
+
+
+def sigint_default() -> None:
+    """In the child before exec: Ctrl-C as a terminal delivers it, whatever the test runner inherited.
+
+    A runner started as a background job of a script (as `make` may start it) ignores SIGINT, and an
+    ignored signal stays ignored across exec: the CLI would never see the test's Ctrl-C.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@dataclass
+class HeldAnswer:
+    """A proxy in front of the API that holds its answer to one request until `release`."""
+
+    url: str
+    answered: threading.Event  # the API has answered the held request (its effect is done)
+    release: threading.Event  # pass the held answer on to the client
+
+
+@contextmanager
+def answer_held(upstream: str, method: str, path: str) -> Iterator[HeldAnswer]:
+    """Forward every request to `upstream`; hold the answer to `method path` as a slow network would."""
+    held = HeldAnswer(url="", answered=threading.Event(), release=threading.Event())
+
+    class Proxy(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _forward(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
+            answer = httpx.request(
+                self.command, upstream + self.path, headers=headers, content=body, timeout=60
+            )
+            if (self.command, self.path) == (method, path):
+                held.answered.set()
+                held.release.wait(60)
+            self.send_response(answer.status_code)
+            self.send_header("Content-Type", answer.headers.get("content-type", "application/json"))
+            self.send_header("Content-Length", str(len(answer.content)))
+            self.end_headers()
+            self.wfile.write(answer.content)
+
+        def do_GET(self) -> None:
+            self._forward()
+
+        def do_POST(self) -> None:
+            self._forward()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    server.daemon_threads = True
+    held.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield held
+    finally:
+        held.release.set()
+        server.shutdown()
+        server.server_close()

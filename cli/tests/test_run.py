@@ -4,11 +4,23 @@ import json
 import re
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
+from typing import IO, Any
 
 import pytest
-from cli_testkit import STORBENCH, TARGET_NAME, TINY_JOB, CliRunner, JobsFile, Service, cli_env
+from cli_testkit import (
+    STORBENCH,
+    TARGET_NAME,
+    TINY_JOB,
+    CliRunner,
+    JobsFile,
+    Service,
+    answer_held,
+    cli_env,
+    sigint_default,
+)
 
 _BINARY = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
 _TIME_NS = {"ns": 1, "µs": 1e3, "ms": 1e6, "s": 1e9}
@@ -118,33 +130,104 @@ def _running_run_on(service: Service, target_id: int) -> int | None:
     return runs[0]["id"] if runs else None
 
 
-def test_ctrl_c_while_waiting_cancels_the_run_and_exits_130(service: Service, tmp_path: Path) -> None:
+def _newest_run_on(service: Service, target_id: int) -> dict[str, Any]:
+    with service.api() as api:
+        run: dict[str, Any] = api.get("/runs", params={"target_id": target_id, "limit": 1}).json()["items"][0]
+    return run
+
+
+def _long_run(service: Service, tmp_path: Path, url: str | None = None) -> subprocess.Popen[str]:
+    """`storbench run --wait` of a 30 s job, as a terminal would start it (Ctrl-C reaches it)."""
     job_file = tmp_path / "long.fio"
     job_file.write_text(
         "[long-read]\nrw=randread\nbs=4k\nsize=8m\nruntime=30\ntime_based=1\nioengine=psync\n"
     )
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [str(STORBENCH), "run", "--target", TARGET_NAME, "--job-file", str(job_file), "--wait"],
-        env=cli_env(service),
+        env=cli_env(service, **({"STORBENCH_URL": url} if url else {})),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         encoding="utf-8",
+        preexec_fn=sigint_default,
     )
+
+
+class _Stderr:
+    """What the CLI prints on stderr, read as it is written."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.lines: list[str] = []
+        assert process.stderr is not None
+        self._thread = threading.Thread(target=self._read, args=(process.stderr,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            self.lines.append(line)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.lines)
+
+    def finish(self) -> str:
+        self._thread.join(10)
+        return self.text
+
+
+def _exit_after_ctrl_c(process: subprocess.Popen[str], stderr: _Stderr) -> tuple[str, float]:
+    """Ctrl-C, then what the CLI printed on stderr and how long it took to exit."""
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
     try:
-        run_id = service.stack.wait_for(
-            lambda: _running_run_on(service, service.target["id"]), 30, "the long run to start"
-        )
-        started = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=20)
+        process.wait(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
+    return stderr.finish(), time.monotonic() - started
+
+
+def test_ctrl_c_while_waiting_cancels_the_run_and_exits_130(service: Service, tmp_path: Path) -> None:
+    process = _long_run(service, tmp_path)
+    printed = _Stderr(process)
+    run_id = service.stack.wait_for(
+        lambda: _running_run_on(service, service.target["id"]), 60, "the long run to start"
+    )
+    # The run is running once the CLI knows it (it says so), not while its start is still answered.
+    service.stack.wait_for(lambda: f"run {run_id} queued" in printed.text, 60, "the CLI to follow the run")
+
+    stderr, took_s = _exit_after_ctrl_c(process, printed)
 
     assert process.returncode == 130, stderr
-    assert time.monotonic() - started < 10, "the CLI did not stop promptly"
+    assert took_s < 15, "the CLI did not stop promptly"
+    assert "Traceback" not in stderr
+    assert f"cancelling run {run_id}" in stderr and f"run {run_id} cancelled" in stderr
+    with service.api() as api:
+        assert api.get(f"/runs/{run_id}").json()["status"] == "cancelled"
+
+
+def test_ctrl_c_while_the_start_is_answered_cancels_the_run_it_started(
+    service: Service, tmp_path: Path
+) -> None:
+    with answer_held(service.url, "POST", "/api/v1/runs") as network:
+        process = _long_run(service, tmp_path, url=network.url)
+        printed = _Stderr(process)
+        assert network.answered.wait(60), "the service never answered POST /runs"
+        run_id = _newest_run_on(service, service.target["id"])["id"]
+
+        process.send_signal(signal.SIGINT)
+        # The CLI says it will cancel once it knows the run; only then does the answer arrive.
+        service.stack.wait_for(
+            lambda: "cancelled as soon as the service answers" in printed.text,
+            30,
+            "the CLI to take the Ctrl-C",
+        )
+        network.release.set()
+        process.wait(timeout=30)
+        stderr = printed.finish()
+
+    assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert f"cancelling run {run_id}" in stderr and f"run {run_id} cancelled" in stderr
     with service.api() as api:

@@ -22,6 +22,7 @@ from ..errors import (
     UsageError,
 )
 from ..figures import FIGURE_HEADERS, FIGURE_NUMBERS, directions, figure_cells
+from ..interrupts import ctrl_c_handled
 
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 POLL_INTERVAL_S = 1.0
@@ -191,21 +192,37 @@ def aggregate_lines(aggregate: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+_STARTING = (
+    "\ninterrupted: the run is being started and is cancelled as soon as the service answers "
+    "(Ctrl-C again to stop waiting)"
+)
+
+
 def execute(api: Api, args: argparse.Namespace) -> int:
-    """Start the run; with --wait, follow it and exit 1 unless it completed."""
+    """Start the run; with --wait, follow it and exit 1 unless it completed. Ctrl-C cancels it."""
     target = resolve.target(api, args.target)
-    run = api.post("/runs", _run_body(api, args, target["id"]))
-    if not args.wait:
-        _print_run(run, args.format)
-        return EXIT_OK
-    try:
-        run = follow(api, run)
-    except KeyboardInterrupt:
-        return cancel_after_interrupt(api, run["id"])
-    except CliError as exc:
-        # The run goes on without us; say which one, so the user can find it again.
-        exc.details.append(f"run {run['id']} was started and may still be queued or running")
-        raise
+    body = _run_body(api, args, target["id"])
+    run: dict[str, Any] | None = None
+    with ctrl_c_handled() as ctrl_c:
+        try:
+            with ctrl_c.deferred(_STARTING):
+                run = api.post("/runs", body)
+            if ctrl_c.pressed:
+                return cancel_after_interrupt(api, run["id"])
+            if not args.wait:
+                _print_run(run, args.format)
+                return EXIT_OK
+            run = follow(api, run)
+        except KeyboardInterrupt:
+            if run is None:
+                print("\nstopped waiting: the run may have been started (see the Runs page)", file=sys.stderr)
+                return EXIT_INTERRUPTED
+            return cancel_after_interrupt(api, run["id"])
+        except CliError as exc:
+            if run is not None:
+                # The run goes on without us; say which one, so the user can find it again.
+                exc.details.append(f"run {run['id']} was started and may still be queued or running")
+            raise
     _print_run(run, args.format)
     if run["status"] == "completed":
         return EXIT_OK
