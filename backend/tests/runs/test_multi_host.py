@@ -9,9 +9,12 @@ from tests.conftest import ONLINE_FACTS, Caller, make_caller, make_host, make_ta
 JOB = {"name": "r", "rw": "randread", "bs": "4k", "size": "16m", "runtime": 1}
 
 
-def _host(db: Session, owner: Caller, name: str, offset_ms: float | None = 0.4) -> Host:
+def _host(
+    db: Session, owner: Caller, name: str, offset_ms: float | None = 0.4, uncertainty_ms: float = 0.2
+) -> Host:
     host, _ = make_host(db, team=owner.team, name=name)
-    host.facts = ONLINE_FACTS if offset_ms is None else {**ONLINE_FACTS, "clock_offset_ms": offset_ms}
+    clock = {"clock_offset_ms": offset_ms, "clock_uncertainty_ms": uncertainty_ms}
+    host.facts = ONLINE_FACTS if offset_ms is None else {**ONLINE_FACTS, **clock}
     db.commit()
     return host
 
@@ -41,6 +44,21 @@ def test_a_host_whose_clock_is_too_far_off_is_refused_with_the_reason(
     assert response.status_code == 409
     assert "drifting" in response.json()["message"] and "900 ms" in response.json()["message"]
     assert "chrony" in response.json()["message"] or "NTP" in response.json()["message"]
+
+
+def test_an_offset_within_its_measurement_uncertainty_of_the_limit_is_not_refused(
+    client: TestClient, db: Session, owner: Caller
+) -> None:
+    # Measured over a 700 ms round trip (a loaded API): 300 ms off, give or take 350 ms.
+    primary = _host(db, owner, "client-1")
+    loaded = _host(db, owner, "loaded", offset_ms=300.0, uncertainty_ms=350.0)
+    far = _host(db, owner, "far", offset_ms=700.0, uncertainty_ms=350.0)
+    target = make_target(db, host=primary)
+
+    assert _start(client, owner, target, host_ids=[loaded.id]).status_code == 201
+    refused = _start(client, owner, target, host_ids=[far.id])
+    assert refused.status_code == 409
+    assert "far" in refused.json()["message"] and "700 ms (± 350 ms)" in refused.json()["message"]
 
 
 def test_a_host_that_has_not_measured_its_clock_yet_is_refused(
