@@ -166,9 +166,16 @@ class Stack:
 
 @contextmanager
 def running_stack(
-    database_url: str, broker_url: str, workdir: Path, bind: str = "127.0.0.1"
+    database_url: str,
+    broker_url: str,
+    workdir: Path,
+    bind: str = "127.0.0.1",
+    settings: dict[str, str] | None = None,
 ) -> Iterator[Stack]:
-    """Start the API (migrating the database) on `bind` and stop everything afterwards."""
+    """Start the API (migrating the database) on `bind` and stop everything afterwards.
+
+    `settings`: more STORBENCH_* variables for the API and its workers.
+    """
     port = free_port()
     env = {
         **os.environ,
@@ -180,6 +187,7 @@ def running_stack(
         "STORBENCH_ADMIN_PASSWORD": "integration-password",
         "STORBENCH_HEARTBEAT_INTERVAL": "1",
         "STORBENCH_SWEEP_INTERVAL": "1",
+        **(settings or {}),
     }
     stack = Stack(
         url=f"http://{bind}:{port}",
