@@ -43,7 +43,7 @@ free_port = _stack.free_port
 
 # Overridable so that several developers' test runs share one PostgreSQL and Redis.
 DATABASE = os.environ.get("STORBENCH_CLI_TEST_DB", "storbench_cli_test")
-BROKER_URL = os.environ.get("STORBENCH_CLI_TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
+BROKER_URL = os.environ.get("STORBENCH_CLI_TEST_REDIS_URL", "redis://127.0.0.1:6379/7")
 STORBENCH = Path(sys.executable).parent / "storbench"
 HOST_NAME = "cli-host"
 TARGET_NAME = "cli-scratch"
@@ -106,10 +106,11 @@ def cli_env(service: Service, **overrides: str) -> dict[str, str]:
 def sigint_default() -> None:
     """In the child before exec: Ctrl-C as a terminal delivers it, whatever the test runner inherited.
 
-    A runner started as a background job of a script (as `make` may start it) ignores SIGINT, and an
-    ignored signal stays ignored across exec: the CLI would never see the test's Ctrl-C.
+    A runner started as a background job of a script ignores SIGINT, and an ignored (or blocked)
+    signal stays so across exec: the CLI would never see the test's Ctrl-C.
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 @dataclass

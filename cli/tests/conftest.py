@@ -1,6 +1,6 @@
 """The real service for the CLI tests: API and worker processes, PostgreSQL, Redis and fio.
 
-Everything runs in database storbench_cli_test and Redis DB 12, so other suites can run meanwhile.
+Everything runs in database storbench_cli_test and Redis DB 7, so other suites can run meanwhile.
 """
 
 import json
