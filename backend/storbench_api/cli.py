@@ -130,7 +130,16 @@ def serve(host: str, port: int) -> None:
 
     refuse_unsafe_production()
     refuse_default_admin_beyond_loopback(host)
-    uvicorn.run("storbench_api.main:create_served_app", factory=True, host=host, port=port, log_level="info")
+    proxies = get_settings().forwarded_allow_ips
+    uvicorn.run(
+        "storbench_api.main:create_served_app",
+        factory=True,
+        host=host,
+        port=port,
+        log_level="info",
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
