@@ -7,7 +7,8 @@ interface, tells workers this machine's address (or STORBENCH_PUBLIC_URL), and t
 they can reach: one started here (bound to every interface, port STORBENCH_REDIS_PORT, 6390 by
 default, no anonymous user: the API has its own password and each host its own ACL user), unless
 STORBENCH_BROKER_URL names one already (then STORBENCH_WORKER_BROKER_URL, or that URL with this
-machine's address in place of a loopback one, is what workers get).
+machine's address in place of a loopback one, is what workers get). The API refuses to listen
+beyond loopback while the admin's stored password is the documented one (storbench_api.cli).
 """
 
 import ipaddress
@@ -298,12 +299,6 @@ def main() -> None:
                 "  Hosts -> Enrollment tokens gives the command to run on each new host.\n",
                 flush=True,
             )
-            if password == "storbench":
-                print(
-                    "  WARNING: the admin password is the documented default and this server is\n"
-                    "  reachable from the network: change it (Account) or set STORBENCH_ADMIN_PASSWORD.\n",
-                    flush=True,
-                )
         while all(child.poll() is None for child in children):
             time.sleep(0.5)
         dead = next(child for child in children if child.poll() is not None)

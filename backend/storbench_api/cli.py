@@ -1,7 +1,9 @@
 """storbench-api: migrate, prepare embedded mode, serve."""
 
 import argparse
+import ipaddress
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -14,7 +16,12 @@ from storbench_api.hosts import repository as hosts_repository
 from storbench_api.hosts import service as hosts_service
 from storbench_api.models import Target, TargetKind
 from storbench_api.settings import DEFAULT_ADMIN_PASSWORD, DEFAULT_SECRET, REPO_ROOT, get_settings
-from storbench_api.teams.service import default_team, ensure_first_admin
+from storbench_api.teams.service import (
+    admin_keeps_default_password,
+    default_team,
+    ensure_first_admin,
+    replace_default_admin_password,
+)
 
 
 def alembic_config() -> Config:
@@ -51,7 +58,39 @@ def ensure_admin() -> None:
     with get_sessionmaker()() as db:
         if ensure_first_admin(db, settings.admin_email, settings.admin_password, settings.default_team_name):
             print(f"created first admin {settings.admin_email} in team '{settings.default_team_name}'")
+        elif replace_default_admin_password(db, settings.admin_email, settings.admin_password):
+            print(f"{settings.admin_email} had the documented password: set to STORBENCH_ADMIN_PASSWORD")
         db.commit()
+
+
+def listens_on_loopback_only(host: str) -> bool:
+    """True when every address `host` stands for is a loopback one (0.0.0.0 and :: are not)."""
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+        return bool(addresses) and all(ipaddress.ip_address(a).is_loopback for a in addresses)
+    except (OSError, ValueError):
+        return False
+
+
+def refuse_default_admin_beyond_loopback(host: str) -> None:
+    """Refuse to listen where others can reach us while the admin's password is the published one.
+
+    The stored password is checked, not STORBENCH_ADMIN_PASSWORD: that variable only matters when the
+    admin is created, and a password changed on the Account page must count.
+    """
+    if listens_on_loopback_only(host):
+        return
+    settings = get_settings()
+    with get_sessionmaker()() as db:
+        exposed = admin_keeps_default_password(db, settings.admin_email)
+    if exposed:
+        sys.exit(
+            f"refusing to listen on {host}, beyond loopback: {settings.admin_email} still has the "
+            f"documented password '{DEFAULT_ADMIN_PASSWORD}', which anyone who reaches this port can "
+            "use. Set one: STORBENCH_ADMIN_PASSWORD='a password of yours' make up REMOTE=1 (it "
+            "replaces the documented one), or run make up (loopback only), change it on the Account "
+            "page, then make up REMOTE=1."
+        )
 
 
 def bootstrap_local_host(host_name: str, scratch: Path, token_file: Path) -> None:
@@ -90,7 +129,17 @@ def serve(host: str, port: int) -> None:
     import uvicorn
 
     refuse_unsafe_production()
-    uvicorn.run("storbench_api.main:create_served_app", factory=True, host=host, port=port, log_level="info")
+    refuse_default_admin_beyond_loopback(host)
+    proxies = get_settings().forwarded_allow_ips
+    uvicorn.run(
+        "storbench_api.main:create_served_app",
+        factory=True,
+        host=host,
+        port=port,
+        log_level="info",
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

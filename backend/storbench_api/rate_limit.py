@@ -13,11 +13,14 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
 import redis
 from fastapi import Request
 
+from storbench_api.backoff import account_backoff
 from storbench_api.errors import DomainError
 from storbench_api.settings import get_settings
 
@@ -179,11 +182,36 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def limit_sign_in(request: Request, account: str) -> None:
-    """Refuse with 429 after too many attempts for one account from one address."""
-    wait = sign_in_window.hit(f"{client_address(request)}|{account.strip().lower()}")
+def _refuse(wait: float) -> None:
     if wait > 0:
         seconds = int(wait) + 1
         raise TooManyAttempts(
             f"too many attempts; try again in {seconds} s", headers={"Retry-After": str(seconds)}
         )
+
+
+def limit_sign_in(request: Request, account: str) -> None:
+    """Refuse with 429 after too many attempts for one account from one address."""
+    _refuse(sign_in_window.hit(f"{client_address(request)}|{account.strip().lower()}"))
+
+
+@contextmanager
+def password_attempt(request: Request, account: str, wrong: tuple[type[Exception], ...]) -> Iterator[None]:
+    """Guard one password check on an account: per address, then per account with backoff.
+
+    Refused attempts never reach the password hash. An exception of a `wrong` type leaving the block
+    counts as a failed guess; leaving it normally is a success that clears the account's failures
+    and lets this address past the account's backoff from now on (see storbench_api.backoff).
+    """
+    limit_sign_in(request, account)
+    key = account.strip().lower()
+    address = client_address(request)
+    backoff = account_backoff.get()
+    if not backoff.known(key, address):
+        _refuse(backoff.attempt(key))
+    try:
+        yield
+    except wrong:
+        backoff.failed(key)
+        raise
+    backoff.succeeded(key, address)

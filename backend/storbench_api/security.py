@@ -3,26 +3,77 @@
 import hashlib
 import hmac
 import secrets
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+
+from storbench_api.errors import DomainError
 
 _hasher = PasswordHasher()
 # Verified against when the email is unknown, so both paths cost the same.
 _DUMMY_HASH = _hasher.hash("storbench-timing-equaliser")
 
+# Argon2 is meant to be expensive: each hash takes tens of ms of CPU and 64 MiB. Unauthenticated
+# sign-ins in parallel kept both cores busy (a signed-in GET went from 9 ms to 815 ms), so one
+# process hashes one password at a time, a few wait briefly, and the rest are told to come back.
+HASHING_AT_ONCE = 1
+HASHING_WAITERS = 4
+HASHING_WAIT_S = 2.0
+_hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
+_waiting = 0
+_waiting_lock = threading.Lock()
+
+
+class HashingBusy(DomainError):
+    """Every password-hashing slot is taken; the client should retry shortly."""
+
+    status_code = 503
+    code = "busy"
+
+
+@contextmanager
+def hashing_slot() -> Iterator[None]:
+    """Hold the process's password-hashing slot, or raise HashingBusy (503, Retry-After: 1)."""
+    global _waiting
+    with _waiting_lock:
+        if _waiting >= HASHING_WAITERS + HASHING_AT_ONCE:
+            acquired = False
+        else:
+            _waiting += 1
+            acquired = True
+    if acquired:
+        try:
+            acquired = _hashing.acquire(timeout=HASHING_WAIT_S)
+        finally:
+            if not acquired:
+                with _waiting_lock:
+                    _waiting -= 1
+    if not acquired:
+        raise HashingBusy("too many sign-ins at once; try again in a second", headers={"Retry-After": "1"})
+    try:
+        yield
+    finally:
+        _hashing.release()
+        with _waiting_lock:
+            _waiting -= 1
+
 
 def hash_password(password: str) -> str:
     """An argon2id hash of password."""
-    return _hasher.hash(password)
+    with hashing_slot():
+        return _hasher.hash(password)
 
 
 def verify_password(password: str, password_hash: str | None) -> bool:
     """True when password matches; spends the same time when there is no user."""
-    try:
-        return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
-    except (VerificationError, InvalidHashError):
-        return False
+    with hashing_slot():
+        try:
+            return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
+        except (VerificationError, InvalidHashError):
+            return False
 
 
 def new_token(prefix: str) -> str:

@@ -103,6 +103,10 @@ class Settings(BaseSettings):
     public_url: str = ""
     spa_dir: Path = REPO_ROOT / "frontend" / "dist"
     cors_origins: list[str] = []
+    # Proxies whose X-Forwarded-For names the client (comma-separated addresses or networks).
+    # Empty: none, the peer address is the client, as sign-in limits see it. Uvicorn's own default
+    # trusted 127.0.0.1, so any local process could claim a fresh address per guess.
+    forwarded_allow_ips: str = ""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

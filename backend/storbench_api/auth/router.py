@@ -20,7 +20,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.deps import CSRF_COOKIE, DB, SESSION_COOKIE, ReadAccess
 from storbench_api.errors import NotFound, Unauthorized
 from storbench_api.openapi import errors, rules_beyond_schema
-from storbench_api.rate_limit import limit_sign_in
+from storbench_api.rate_limit import TooManyAttempts, password_attempt
 from storbench_api.settings import get_settings
 
 router = APIRouter(prefix="/auth", tags=["auth"])
@@ -38,8 +38,8 @@ def _me(principal: Principal) -> MeOut:
 @router.post("/token", response_model=TokenOut, summary="Sign in with email and password (bearer token)")
 def issue_token(request: Request, form: Annotated[PasswordGrant, Form()], db: DB) -> TokenOut:
     """OAuth2 password flow: the form's username is the email."""
-    limit_sign_in(request, form.username)
-    token, expires_at = service.sign_in(db, form.username, form.password, get_settings().token_ttl)
+    with password_attempt(request, form.username, wrong=(service.WrongPassword,)):
+        token, expires_at = service.sign_in(db, form.username, form.password, get_settings().token_ttl)
     db.commit()
     return TokenOut(access_token=token, expires_at=expires_at)
 
@@ -47,8 +47,8 @@ def issue_token(request: Request, form: Annotated[PasswordGrant, Form()], db: DB
 @router.post("/login", response_model=SessionOut, summary="Sign in for the web UI (session cookie)")
 def login(request: Request, body: LoginIn, response: Response, db: DB) -> SessionOut:
     """Sets an HttpOnly, SameSite session cookie; changes must echo csrf_token in X-CSRF-Token."""
-    limit_sign_in(request, body.email)
-    token, _ = service.sign_in(db, body.email, body.password, get_settings().token_ttl)
+    with password_attempt(request, body.email, wrong=(service.WrongPassword,)):
+        token, _ = service.sign_in(db, body.email, body.password, get_settings().token_ttl)
     db.commit()
     secure = request.url.scheme == "https"
     max_age = int(get_settings().token_ttl.total_seconds())
@@ -111,11 +111,14 @@ def session_status(request: Request, db: DB) -> SessionStatusOut:
     "/password",
     status_code=204,
     summary="Change your password",
+    responses=errors(TooManyAttempts),
     openapi_extra=rules_beyond_schema("current_password must be your current password"),
 )
-def change_password(body: PasswordChange, principal: ReadAccess, db: DB) -> Response:
+def change_password(request: Request, body: PasswordChange, principal: ReadAccess, db: DB) -> Response:
     """Other browser sessions of the user end; API tokens stay."""
-    service.change_password(db, principal, body.current_password, body.new_password)
+    # Limited as sign-in is: a stolen session must not be an unlimited oracle for the password.
+    with password_attempt(request, principal.email, wrong=(service.WrongCurrentPassword,)):
+        service.change_password(db, principal, body.current_password, body.new_password)
     db.commit()
     return Response(status_code=204)
 

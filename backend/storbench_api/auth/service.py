@@ -40,11 +40,19 @@ class Principal:
             raise Forbidden("only a team owner can do this")
 
 
+class WrongPassword(Unauthorized):
+    """The email or password is not correct (one vague answer for both)."""
+
+
+class WrongCurrentPassword(Invalid):
+    """A password change named a current password that is not the user's."""
+
+
 def sign_in(db: Session, email: str, password: str, ttl: timedelta) -> tuple[str, datetime]:
     """A new session token for valid credentials; one vague error for anything else."""
     user = repository.user_by_email(db, email)
     if not verify_password(password, user.password_hash if user else None) or user is None:
-        raise Unauthorized("incorrect email or password")
+        raise WrongPassword("incorrect email or password")
     membership = repository.first_membership(db, user.id)
     if membership is None:
         raise Unauthorized("this account belongs to no team; ask a team owner to invite you")
@@ -80,7 +88,7 @@ def change_password(db: Session, principal: Principal, current: str, new: str) -
     """Set a new password and end every other session of the user."""
     user = repository.user_by_id(db, principal.user_id)
     if user is None or not verify_password(current, user.password_hash):
-        raise Invalid(
+        raise WrongCurrentPassword(
             "the current password is not correct",
             [{"field": "current_password", "reason": "does not match"}],
         )

@@ -1,14 +1,14 @@
 """Comparisons and grouped views as files: JSON (the API body) and CSV (one row per figure and side).
 
 Both read back to the same figures: the CSV keeps every number as Python writes it (shortest text
-that reads back to the same float), lists joined by ';'.
+that reads back to the same float), lists joined by ';'. The CSV is written by the one writer the
+CLI uses too, which neutralises text a spreadsheet would run as a formula (a hostile label).
 """
 
-import csv
-import io
 import json
 
 from storbench_api.compare.schemas import ComparisonOut, GroupsOut
+from storbench_protocol.csv_export import csv_text
 
 COMPARISON_COLUMNS = (
     "direction",
@@ -60,23 +60,8 @@ GROUP_COLUMNS = (
 )
 
 
-def _text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ";".join(_text(v) for v in value)
-    return str(value)
-
-
 def _csv(columns: tuple[str, ...], rows: list[dict[str, object]]) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: _text(v) for k, v in row.items()})
-    return out.getvalue()
+    return csv_text(columns, ([row.get(column) for column in columns] for row in rows))
 
 
 def comparison_csv(comparison: ComparisonOut) -> str:

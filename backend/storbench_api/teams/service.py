@@ -6,11 +6,13 @@ from datetime import timedelta
 from sqlalchemy.orm import Session
 
 from storbench_api.audit import service as audit
+from storbench_api.auth import repository as auth_repository
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, Invalid, NotFound, Unauthorized
 from storbench_api.models import Invitation, Membership, Role, Team, User
 from storbench_api.security import hash_password, new_token, token_digest, verify_password
+from storbench_api.settings import DEFAULT_ADMIN_PASSWORD
 from storbench_api.teams import repository
 
 
@@ -25,6 +27,29 @@ def ensure_first_admin(db: Session, email: str, password: str, team_name: str) -
     db.add(Membership(user_id=user.id, team_id=team.id, role=Role.owner))
     db.flush()
     return user
+
+
+def admin_keeps_default_password(db: Session, email: str) -> bool:
+    """True while the first admin can still sign in with the documented (public) password."""
+    user = repository.user_by_email(db, email.strip().lower())
+    return user is not None and verify_password(DEFAULT_ADMIN_PASSWORD, user.password_hash)
+
+
+def replace_default_admin_password(db: Session, email: str, password: str) -> bool:
+    """Give the admin the configured password if theirs is still the documented one; True if done.
+
+    STORBENCH_ADMIN_PASSWORD otherwise only counts when the first admin is created, so setting it
+    for `make up REMOTE=1` on an existing installation would do nothing. Nobody chose the documented
+    password, so replacing it takes nothing from anyone; its sessions end, as on a password change.
+    """
+    if password == DEFAULT_ADMIN_PASSWORD or not admin_keeps_default_password(db, email):
+        return False
+    user = repository.user_by_email(db, email.strip().lower())
+    assert user is not None  # admin_keeps_default_password found them
+    user.password_hash = hash_password(password)
+    auth_repository.revoke_user_sessions(db, user.id)
+    db.flush()
+    return True
 
 
 def default_team(db: Session) -> Team:

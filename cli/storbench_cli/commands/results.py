@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from typing import Any, TextIO
+
+from storbench_protocol.csv_export import write_csv as write_csv_rows
 
 from .. import resolve
 from ..api import Api
@@ -91,17 +92,9 @@ def fetch(api: Api, filters: dict[str, Any], limit: int) -> list[dict[str, Any]]
     return items
 
 
-def _csv_value(value: Any) -> Any:
-    """Numbers as the API gave them, booleans as JSON spells them, nothing as an empty cell."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else value
-
-
 def write_csv(results: list[dict[str, Any]], out: TextIO) -> None:
     """One row per result and direction under CSV_COLUMNS."""
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    rows: list[list[Any]] = []
     for result in results:
         for name, direction in directions(result):
             lat = direction.get("lat_ns") or {}
@@ -127,7 +120,9 @@ def write_csv(results: list[dict[str, Any]], out: TextIO) -> None:
                 "imported": result["imported"],
                 "partial": result["partial"],
             }
-            writer.writerow(_csv_value(row[column]) for column in CSV_COLUMNS)
+            rows.append([row[column] for column in CSV_COLUMNS])
+    # The API's export writer: text a spreadsheet would run as a formula is neutralised.
+    write_csv_rows(out, CSV_COLUMNS, rows)
 
 
 def _origin(result: dict[str, Any]) -> str:
