@@ -5,7 +5,8 @@ Started by `make up`. Ctrl-C stops everything it started, fio included.
 `make up REMOTE=1` (STORBENCH_REMOTE=1) lets other machines join as hosts: the API listens on every
 interface, tells workers this machine's address (or STORBENCH_PUBLIC_URL), and the broker is a Redis
 they can reach: one started here (bound to every interface, port STORBENCH_REDIS_PORT, 6390 by
-default, no anonymous user: the API has its own password and each host its own ACL user), unless
+default, no anonymous user: the API has its own password and each host its own ACL user; at most
+STORBENCH_REDIS_MAXMEMORY, 256mb by default, and writes fail rather than evict when full), unless
 STORBENCH_BROKER_URL names one already (then STORBENCH_WORKER_BROKER_URL, or that URL with this
 machine's address in place of a loopback one, is what workers get). The API refuses to listen
 beyond loopback while the admin's stored password is the documented one (storbench_api.cli).
@@ -30,6 +31,8 @@ REMOTE = os.environ.get("STORBENCH_REMOTE", "").strip().lower() not in ("", "0",
 HOST = os.environ.get("STORBENCH_HOST", "0.0.0.0" if REMOTE else "127.0.0.1")
 PORT = int(os.environ.get("STORBENCH_PORT", "8000"))
 REDIS_PORT = int(os.environ.get("STORBENCH_REDIS_PORT", "6390"))
+# The most memory that Redis may use (Redis's units: 256mb, 1gb).
+REDIS_MAXMEMORY = os.environ.get("STORBENCH_REDIS_MAXMEMORY", "256mb")
 # Where this machine's own processes (the health check, the local worker) reach the API.
 URL = f"http://{'127.0.0.1' if HOST in ('0.0.0.0', '::') else HOST}:{PORT}"
 LOCAL_HOST_NAME = "localhost"
@@ -128,6 +131,32 @@ def _secret(path: Path, length: int = 32) -> str:
     return path.read_text().strip()
 
 
+def redis_config(folder: Path, password: str) -> str:
+    """The configuration of the Redis started for remote hosts (written at every start)."""
+    return "\n".join(
+        [
+            "# written by make up REMOTE=1 at every start",
+            "bind * -::*",
+            f"port {REDIS_PORT}",
+            # Nobody gets in without a user and password: the API's, and each host's own.
+            "protected-mode no",
+            "user default off",
+            f"user {REDIS_API_USER} on >{password} ~* &* +@all",
+            # Hosts can write into their own keys: bounded in total, and when full a write fails
+            # rather than a queued assignment being evicted. One value is at most 1 MiB (messages
+            # carry ids only).
+            f"maxmemory {REDIS_MAXMEMORY}",
+            "maxmemory-policy noeviction",
+            "proto-max-bulk-len 1mb",
+            f"dir {folder}",
+            "appendonly yes",
+            'save ""',
+            f"logfile {folder / 'redis.log'}",
+            "",
+        ]
+    )
+
+
 def start_redis(public_host: str) -> tuple[subprocess.Popen[bytes], str, str]:
     """A Redis other hosts can reach: every interface, no anonymous user, the API's own password.
 
@@ -145,24 +174,7 @@ def start_redis(public_host: str) -> tuple[subprocess.Popen[bytes], str, str]:
     config = folder / "redis.conf"
     fd = os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:
-        handle.write(
-            "\n".join(
-                [
-                    "# written by make up REMOTE=1 at every start",
-                    "bind * -::*",
-                    f"port {REDIS_PORT}",
-                    # Nobody gets in without a user and password: the API's, and each host's own.
-                    "protected-mode no",
-                    "user default off",
-                    f"user {REDIS_API_USER} on >{password} ~* &* +@all",
-                    f"dir {folder}",
-                    "appendonly yes",
-                    'save ""',
-                    f"logfile {folder / 'redis.log'}",
-                    "",
-                ]
-            )
-        )
+        handle.write(redis_config(folder, password))
     ensure_port_free(REDIS_PORT, "Redis", "STORBENCH_REDIS_PORT=6391")
     redis = start(f"Redis for remote hosts on port {REDIS_PORT}", [server, str(config)], dict(os.environ))
     api_url = f"redis://{REDIS_API_USER}:{password}@127.0.0.1:{REDIS_PORT}/0"

@@ -9,7 +9,8 @@ Celery remote control. The embedded mode's single-machine broker needs none of t
 
 The keys, as kombu 5 writes them for a queue Q with priority_steps=[0] (checked against a real
 Redis 7 by tests/hosts/test_broker_access.py): the list Q, the binding sets _kombu.binding.Q and
-_kombu.binding_permanent.Q, and unacked.Q, unacked_index.Q, unacked_mutex.Q.
+_kombu.binding_permanent.Q, and unacked.Q, unacked_index.Q, unacked_mutex.Q. On those keys the user
+may run only the commands a worker sends (_WORKER_COMMANDS).
 """
 
 import logging
@@ -25,23 +26,45 @@ from storbench_api.settings import get_settings
 
 log = logging.getLogger(__name__)
 
-# Everything but what could read the keyspace, change the server or reach others. Scripts stay
-# (redis-py's lock, which kombu uses, releases with EVALSHA): Redis 7 checks each command a script
-# runs against the caller's ACL, keys included; loading functions or flushing scripts is denied.
-_DENIED = (
-    "-@dangerous",
-    "-@admin",
-    "-@pubsub",
-    "-function",
-    "-script|flush",
-    "-script|kill",
-    "-scan",
-    "-randomkey",
-    "-swapdb",
-    "-move",
-    "-copy",
-    "-object",
-    "-wait",
+# Only what a Celery worker sends through kombu 5's Redis transport and redis-py, on its own keys
+# (read from their sources; a real worker runs with exactly this list in the integration tests):
+# consuming and restoring (BRPOP, RPOP, LPUSH, RPUSH, LLEN, EXISTS, DEL, PEXPIRE), the queue's
+# bindings (SADD, SMEMBERS, SREM), the unacked bookkeeping (ZADD, ZRANGE, ZREM, HSET, HGET, HDEL in
+# WATCH/MULTI/EXEC transactions) and its mutex (redis-py's lock: SET NX PX, released by EVALSHA
+# after SCRIPT LOAD; Redis 7 checks each command a script runs against the caller's ACL, keys
+# included). Anything else (reading the keyspace, the server, pub/sub, other data types that could
+# hold more) is refused. What is left to write is bounded by Redis itself: proto-max-bulk-len per
+# value and maxmemory with noeviction in total (see README, "Hosts and the broker").
+_WORKER_COMMANDS = (
+    "auth",
+    "select",
+    "ping",
+    "brpop",
+    "rpop",
+    "lpush",
+    "rpush",
+    "llen",
+    "exists",
+    "del",
+    "pexpire",
+    "sadd",
+    "smembers",
+    "srem",
+    "zadd",
+    "zrange",
+    "zrem",
+    "hset",
+    "hget",
+    "hdel",
+    "watch",
+    "unwatch",
+    "multi",
+    "exec",
+    "discard",
+    "set",
+    "get",
+    "evalsha",
+    "script|load",
 )
 
 
@@ -76,7 +99,8 @@ def queue_keys(queue: str) -> list[str]:
 def acl_rules(queue: str, password: str) -> list[str]:
     """ACL SETUSER rules for a worker that may use only this queue."""
     keys = [f"~{_escape_glob(key)}" for key in queue_keys(queue)]
-    return ["reset", "on", f">{password}", *keys, "resetchannels", "+@all", *_DENIED, "+select"]
+    allowed = [f"+{command}" for command in _WORKER_COMMANDS]
+    return ["reset", "on", f">{password}", *keys, "resetchannels", "-@all", *allowed]
 
 
 def _escape_glob(key: str) -> str:

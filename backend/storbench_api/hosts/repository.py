@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from sqlalchemy import delete, exists, func, select
+from sqlalchemy import delete, exists, func, select, update
 from sqlalchemy.orm import Session
 
 from storbench_api.compare import rollup
@@ -23,6 +23,23 @@ def list_hosts(db: Session, team_id: int, limit: int, offset: int) -> tuple[Sequ
 def get_host(db: Session, team_id: int, host_id: int) -> Host | None:
     """The team's host with this id."""
     return db.scalar(select(Host).where(Host.team_id == team_id, Host.id == host_id, _PRESENT))
+
+
+def lock_host(db: Session, host_id: int) -> Host | None:
+    """The host, its row held until the transaction ends (None once it is deleted).
+
+    A no-op UPDATE rather than SELECT … FOR UPDATE: it locks the row on PostgreSQL and takes the
+    database's write lock on SQLite (which ignores FOR UPDATE), so both serialise the same way.
+    """
+    locked = db.execute(
+        update(Host)
+        .where(Host.id == host_id)
+        .values(updated_at=Host.updated_at)
+        .execution_options(synchronize_session=False)
+    )
+    if locked.rowcount == 0:  # type: ignore[attr-defined]
+        return None
+    return db.scalar(select(Host).where(Host.id == host_id).execution_options(populate_existing=True))
 
 
 def host_by_name(db: Session, team_id: int, name: str) -> Host | None:

@@ -1,8 +1,10 @@
 """Host endpoints."""
 
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Response, status
+from sqlalchemy.orm import Session
 
 from storbench_api.deps import DB, OwnerAccess, ReadAccess, WriteAccess
 from storbench_api.errors import BrokerUnavailable, Conflict
@@ -16,11 +18,26 @@ from storbench_api.hosts.schemas import (
     HostUpdate,
 )
 from storbench_api.ids import IdPath
+from storbench_api.models import Host
 from storbench_api.openapi import errors
 from storbench_api.pagination import Page, page_params
 from storbench_api.runs import lifecycle as runs_lifecycle
 
 router = APIRouter(prefix="/hosts", tags=["hosts"])
+
+
+def _commit_after(db: Session, change_broker_user: Callable[[Host], None], host: Host) -> None:
+    """Change the host's broker user while its row is still locked, then commit.
+
+    Committing releases the lock a heartbeat waits on; by then the broker has the new state, so the
+    heartbeat finds the old credential gone (401) instead of putting its broker login back. The
+    credential change is committed even when the broker is down (the API refuses the old token at
+    once); the 503 then says what to retry.
+    """
+    try:
+        change_broker_user(host)
+    finally:
+        db.commit()
 
 
 @router.get("", response_model=HostList, summary="List the team's hosts")
@@ -77,8 +94,7 @@ def remove_host(host_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     queued and running work fails. Its runs and results stay; its name is free for a new host."""
     host = service.remove_host(db, principal, host_id)
     runs_lifecycle.fail_host_assignments(db, host.id, f"host '{host.name}' was removed")
-    db.commit()
-    service.remove_broker_user(host)
+    _commit_after(db, service.remove_broker_user, host)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -91,8 +107,8 @@ def remove_host(host_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
 def delete_host(host_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     """Only for a host whose worker never connected and that has no runs or results (a typo, a
     machine that never came): it goes with its targets. Any other host is removed instead (409)."""
-    service.delete_host(db, principal, host_id)
-    db.commit()
+    host = service.delete_host(db, principal, host_id)
+    _commit_after(db, service.forget_broker_user, host)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -110,8 +126,7 @@ def revoke_host(host_id: IdPath, db: DB, principal: OwnerAccess) -> HostOut:
     """
     host = service.revoke_host(db, principal, host_id)
     runs_lifecycle.fail_host_assignments(db, host.id, f"host '{host.name}' was revoked")
-    db.commit()
-    service.remove_broker_user(host)
+    _commit_after(db, service.remove_broker_user, host)
     return service.describe_hosts(db, [host])[0]
 
 
@@ -127,6 +142,5 @@ def rotate_credential(host_id: IdPath, db: DB, principal: OwnerAccess) -> HostCr
     host until the worker is restarted with the new token (put it in the worker's token file).
     """
     host, token = service.rotate_host_credential(db, principal, host_id)
-    db.commit()
-    service.refresh_broker_user(host)
+    _commit_after(db, service.refresh_broker_user, host)
     return HostCredential(host_id=host.id, worker_token=token)

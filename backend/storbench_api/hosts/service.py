@@ -1,5 +1,6 @@
 """Hosts: registration, credentials, liveness."""
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,6 +16,8 @@ from storbench_api.hosts.schemas import HostFactsOut, HostOut, HostStatus
 from storbench_api.models import Host
 from storbench_api.security import new_token, token_digest
 from storbench_api.settings import get_settings
+
+log = logging.getLogger(__name__)
 
 
 def register_host(db: Session, team_id: int, name: str) -> tuple[Host, str]:
@@ -81,10 +84,10 @@ def update_host(
 
 def remove_host(db: Session, principal: Principal, host_id: int) -> Host:
     """Remove a host from the team: gone from lists and pickers, its credential revoked; its runs
-    and results stay. Its name is free again. The caller fails its unfinished work, and removes its
-    broker user once this is committed."""
+    and results stay. Its name is free again. The caller fails its unfinished work and removes its
+    broker user before committing, while the host's row is still locked."""
     principal.require_owner()
-    host = get_host(db, principal.team_id, host_id)
+    host = _locked_host(db, principal.team_id, host_id)
     now = utcnow()
     host.removed_at = now
     host.revoked_at = host.revoked_at or now
@@ -102,10 +105,14 @@ def remove_host(db: Session, principal: Principal, host_id: int) -> Host:
     return host
 
 
-def delete_host(db: Session, principal: Principal, host_id: int) -> str:
-    """Delete a host that never connected and has no history (with its targets); returns its name."""
+def delete_host(db: Session, principal: Principal, host_id: int) -> Host:
+    """Delete a host that never connected and has no history (with its targets).
+
+    Its worker may still have asked who it is (which creates its broker user): the caller removes
+    that user before committing, while the host's row is still locked.
+    """
     principal.require_owner()
-    host = get_host(db, principal.team_id, host_id)
+    host = _locked_host(db, principal.team_id, host_id)
     if host.last_seen_at is not None or repository.has_history(db, host.id):
         raise Conflict(
             f"host '{host.name}' has connected or has runs or results: remove it instead "
@@ -122,7 +129,7 @@ def delete_host(db: Session, principal: Principal, host_id: int) -> str:
         hosts=[name],
     )
     repository.delete_host(db, host)
-    return name
+    return host
 
 
 def rotate_credential(db: Session, host: Host) -> str:
@@ -144,10 +151,11 @@ def host_for_credential(db: Session, token: str) -> Host:
 def revoke_host(db: Session, principal: Principal, host_id: int) -> Host:
     """Revoke a host: its credential stops working at once; the host and its history stay.
 
-    The caller fails its unfinished work, and removes its broker user once this is committed.
+    The caller fails its unfinished work and removes its broker user before committing, while the
+    host's row is still locked.
     """
     principal.require_owner()
-    host = get_host(db, principal.team_id, host_id)
+    host = _locked_host(db, principal.team_id, host_id)
     if host.revoked_at is None:
         host.revoked_at = utcnow()
         # Nobody holds a token with this digest: every request of the old credential gets 401.
@@ -166,7 +174,7 @@ def revoke_host(db: Session, principal: Principal, host_id: int) -> Host:
 
 
 def remove_broker_user(host: Host) -> None:
-    """After a committed revoke: the host's broker user goes, and its connections with it."""
+    """Within a revoke, removal or deletion: the host's broker user goes, and its connections with it."""
     try:
         broker_access.remove_broker_user(host.id)
     except Exception as exc:
@@ -180,10 +188,27 @@ def remove_broker_user(host: Host) -> None:
         ) from exc
 
 
+def forget_broker_user(host: Host) -> None:
+    """Within a deletion: the broker user of a host that never connected goes if it was created.
+
+    Best effort: the deleted host cannot be deleted again to retry, and it never held work.
+    """
+    try:
+        broker_access.remove_broker_user(host.id)
+    except Exception as exc:
+        log.warning(
+            "host %s is deleted but its broker user could not be removed (%s): delete the Redis user %s "
+            "by hand (ACL DELUSER)",
+            host.id,
+            exc,
+            broker_access.broker_username(host.id),
+        )
+
+
 def rotate_host_credential(db: Session, principal: Principal, host_id: int) -> tuple[Host, str]:
     """A new worker token for the host (shown once); the old one, and its broker login, stop working."""
     principal.require_owner()
-    host = get_host(db, principal.team_id, host_id)
+    host = _locked_host(db, principal.team_id, host_id)
     if host.revoked_at is not None:
         raise Conflict(f"host '{host.name}' is revoked: replace it with an enrollment token instead")
     token = rotate_credential(db, host)
@@ -200,7 +225,7 @@ def rotate_host_credential(db: Session, principal: Principal, host_id: int) -> t
 
 
 def refresh_broker_user(host: Host) -> None:
-    """After a committed rotation: the host's broker login takes its new password."""
+    """Within a rotation: the host's broker login takes its new password (the old one stops)."""
     try:
         broker_access.ensure_broker_user(host)
     except Exception as exc:
@@ -221,6 +246,36 @@ def get_host(db: Session, team_id: int, host_id: int) -> Host:
     if host is None:
         raise NotFound(f"host {host_id} not found")
     return host
+
+
+def _locked_host(db: Session, team_id: int, host_id: int) -> Host:
+    """The team's host, its row held until the transaction ends, or 404.
+
+    Every change of a host's credential and every write of its broker user happen under this
+    lock, so a heartbeat in flight cannot put back the broker login of a credential just replaced.
+    """
+    host = get_host(db, team_id, host_id)
+    locked = repository.lock_host(db, host.id)
+    if locked is None:
+        raise NotFound(f"host {host_id} not found")
+    return locked
+
+
+def ensure_current_broker_user(db: Session, host: Host) -> Host:
+    """Lock the calling host's row, check the credential it authenticated with is still the live
+    one (401 if it was revoked, removed or rotated meanwhile), and (re)create its broker user.
+
+    The caller commits after this: the lock keeps revoke, remove and rotate waiting until then.
+    """
+    authenticated = host.credential_hash
+    current = repository.lock_host(db, host.id)
+    if current is None or current.credential_hash != authenticated or current.revoked_at is not None:
+        raise Unauthorized("unknown or revoked host credential: ask a team owner for a new one")
+    try:
+        broker_access.ensure_broker_user(current)
+    except Exception as exc:  # the broker is down: the worker retries, and so do we
+        log.warning("could not set up the broker user of host %s: %s", current.id, exc)
+    return current
 
 
 def is_online(host: Host, now: datetime | None = None) -> bool:

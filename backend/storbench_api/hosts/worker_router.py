@@ -4,8 +4,6 @@ Bodies are the shared worker protocol's models (storbench_protocol). The endpoin
 assignments are in runs/worker_router.py.
 """
 
-import logging
-
 from fastapi import APIRouter, Request, status
 
 from storbench_api.broker import host_queue
@@ -14,7 +12,7 @@ from storbench_api.deps import DB, CurrentHost
 from storbench_api.errors import Conflict
 from storbench_api.hosts import broker_access
 from storbench_api.hosts.enrollment import enroll_host
-from storbench_api.hosts.service import record_heartbeat
+from storbench_api.hosts.service import ensure_current_broker_user, record_heartbeat
 from storbench_api.models import Host
 from storbench_api.openapi import errors
 from storbench_api.rate_limit import limit_sign_in
@@ -22,7 +20,6 @@ from storbench_api.settings import get_settings
 from storbench_protocol.facts import Heartbeat
 from storbench_protocol.identity import Enrolled, EnrollRequest, WorkerIdentity
 
-log = logging.getLogger(__name__)
 router = APIRouter(prefix="/worker", tags=["worker"])
 
 
@@ -37,17 +34,14 @@ def enroll(request: Request, body: EnrollRequest, db: DB) -> Enrolled:
     """Exchange an enrollment token for this host's own worker credential."""
     limit_sign_in(request, f"enroll:{body.name}")
     host, credential = enroll_host(db, body.token, body.name)
+    # A replaced host's old broker password stops with its old token, not at the new worker's start.
+    host = ensure_current_broker_user(db, host)
     db.commit()
     return Enrolled(host_id=host.id, name=host.name, worker_token=credential)
 
 
 def _identity(host: Host) -> WorkerIdentity:
-    """The host's identity, with its broker user (re)created: a broker restarted without
-    persistence lets the host back in within one heartbeat."""
-    try:
-        broker_access.ensure_broker_user(host)
-    except Exception as exc:  # the broker is down: the worker retries, and so do we
-        log.warning("could not set up the broker user of host %s: %s", host.id, exc)
+    """The host's identity, as its worker needs it."""
     return WorkerIdentity(
         host_id=host.id,
         name=host.name,
@@ -59,18 +53,22 @@ def _identity(host: Host) -> WorkerIdentity:
 
 
 @router.get("/me", response_model=WorkerIdentity, summary="The calling worker's host and queue")
-def whoami(host: CurrentHost) -> WorkerIdentity:
+def whoami(host: CurrentHost, db: DB) -> WorkerIdentity:
     """The host this credential belongs to, its queue, and the broker URL with its own user.
 
     The host's broker user is (re)created here and at every heartbeat, so a broker restarted
-    without persistence lets the host back in within one heartbeat.
+    without persistence lets the host back in within one heartbeat; a credential revoked, removed
+    or rotated meanwhile gets 401 instead of its broker login back.
     """
+    host = ensure_current_broker_user(db, host)
+    db.commit()
     return _identity(host)
 
 
 @router.post("/heartbeat", response_model=WorkerIdentity, summary="Report liveness and host facts")
 def heartbeat(body: Heartbeat, host: CurrentHost, db: DB) -> WorkerIdentity:
     """Mark the host online; facts feed comparisons."""
+    host = ensure_current_broker_user(db, host)
     facts = body.facts.model_dump(mode="json", exclude_unset=True) if body.facts is not None else None
     record_heartbeat(host, facts, body.fio_version)
     db.commit()

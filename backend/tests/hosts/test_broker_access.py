@@ -51,7 +51,8 @@ def test_each_host_gets_its_own_broker_user_in_its_url(two_hosts: dict[str, Any]
     assert two_hosts["url_a"].startswith(f"redis://{broker_access.broker_username(a.id)}:")
     assert two_hosts["url_a"] != two_hosts["url_b"]
     with redis.Redis.from_url(two_hosts["url_a"]) as as_a:
-        assert as_a.acl_whoami() == broker_access.broker_username(a.id)
+        assert as_a.ping()
+    assert two_hosts["admin"].acl_getuser(broker_access.broker_username(a.id)) is not None
 
 
 @pytest.mark.parametrize(
@@ -89,6 +90,29 @@ def test_host_a_cannot_touch_anything_but_its_own_queue(
     # NOPERM, or for a script: the command it tried is refused with the user's own rights.
     assert "permission" in str(refused.value) or "can't run this command" in str(refused.value)
     assert two_hosts["admin"].lrange(queue_b, 0, -1) == [b'{"secret": "B\'s work"}'], what
+
+
+@pytest.mark.parametrize(
+    ("what", "command"),
+    [
+        # One small command that makes Redis allocate (here 8 MiB; up to 512 MiB) in the host's own key.
+        ("grow its mutex key by an offset", lambda r, q: r.setrange(f"unacked_mutex.{q}", 8 << 20, "x")),
+        ("grow its mutex key bit by bit", lambda r, q: r.setbit(f"unacked_mutex.{q}", 64 << 20, 1)),
+        ("append to its mutex key", lambda r, q: r.append(f"unacked_mutex.{q}", "x")),
+        ("start a stream in its queue's name", lambda r, q: r.xadd(f"unacked_index.{q}", {"a": "b"})),
+        ("copy a value by DUMP/RESTORE", lambda r, q: r.restore(f"unacked_mutex.{q}", 0, b"\x00")),
+        ("read the server's memory figures", lambda r, q: r.info("memory")),
+        ("ask how much memory its key takes", lambda r, q: r.memory_usage(q)),
+        ("run an ad hoc script", lambda r, q: r.eval("return 1", 0)),
+    ],
+)
+def test_host_a_may_run_only_what_a_worker_sends_even_on_its_own_keys(
+    two_hosts: dict[str, Any], what: str, command: Any
+) -> None:
+    queue_a = host_queue(two_hosts["a"].id)
+    with redis.Redis.from_url(two_hosts["url_a"]) as as_a, pytest.raises(redis.exceptions.NoPermissionError):
+        command(as_a, queue_a)
+    assert not two_hosts["admin"].exists(f"unacked_mutex.{queue_a}", f"unacked_index.{queue_a}"), what
 
 
 def test_host_a_cannot_subscribe_to_any_channel(two_hosts: dict[str, Any]) -> None:
