@@ -89,8 +89,21 @@ def serve(host: str, port: int) -> None:
     """Serve the API and SPA with uvicorn."""
     import uvicorn
 
+    from storbench_api.kit.served_protocol import with_header_timeout
+
     refuse_unsafe_production()
-    uvicorn.run("storbench_api.main:create_served_app", factory=True, host=host, port=port, log_level="info")
+    settings = get_settings()
+    uvicorn.run(
+        "storbench_api.main:create_served_app",
+        factory=True,
+        host=host,
+        port=port,
+        log_level="info",
+        # Connections slow to send their headers are closed; past max_connections, new requests
+        # get a 503 instead of piling up.
+        http=with_header_timeout(settings.request_header_timeout.total_seconds()),
+        limit_concurrency=settings.max_connections,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
