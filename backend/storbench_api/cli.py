@@ -128,9 +128,12 @@ def serve(host: str, port: int) -> None:
     """Serve the API and SPA with uvicorn."""
     import uvicorn
 
+    from storbench_api.kit.served_protocol import with_header_timeout
+
     refuse_unsafe_production()
     refuse_default_admin_beyond_loopback(host)
-    proxies = get_settings().forwarded_allow_ips
+    settings = get_settings()
+    proxies = settings.forwarded_allow_ips
     uvicorn.run(
         "storbench_api.main:create_served_app",
         factory=True,
@@ -139,6 +142,10 @@ def serve(host: str, port: int) -> None:
         log_level="info",
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
+        # Connections slow to send their headers are closed; past max_connections, new requests
+        # get a 503 instead of piling up.
+        http=with_header_timeout(settings.request_header_timeout.total_seconds()),
+        limit_concurrency=settings.max_connections,
     )
 
 

@@ -8,7 +8,7 @@ the OpenAPI schema lists the 401, 403 and 429 answers each level implies (storbe
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import Depends, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer, OAuth2PasswordBearer
 from sqlalchemy.orm import Session
 
@@ -88,6 +88,24 @@ def current_host(
     if credentials is None:
         raise Unauthorized("host credential required: send 'Authorization: Bearer <host token>'")
     return host_for_credential(db, credentials.credentials)
+
+
+def host_credential_check(app: FastAPI) -> Callable[[str], None]:
+    """current_host's check for the HTTP edge, before a body is read: raises its Unauthorized.
+
+    The session comes from the same provider the routes get theirs from (a test's override too).
+    """
+
+    def check(token: str) -> None:
+        if not token:
+            raise Unauthorized("host credential required: send 'Authorization: Bearer <host token>'")
+        sessions = app.dependency_overrides.get(get_db, get_db)()
+        try:
+            host_for_credential(next(sessions), token)
+        finally:
+            sessions.close()
+
+    return check
 
 
 CurrentPrincipal = Annotated[Principal, Depends(current_principal)]

@@ -11,7 +11,6 @@ from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from storbench_api import __version__, health
 from storbench_api.audit.router import router as audit_router
 from storbench_api.auth.router import router as auth_router
-from storbench_api.body_limit import BodySizeLimit, GzipRequestBody
 from storbench_api.compare.router import router as compare_router
 from storbench_api.errors import install_error_handlers
 from storbench_api.fio_tools.router import router as fio_router
@@ -21,11 +20,11 @@ from storbench_api.hosts.enrollment_router import router as enrollment_router
 from storbench_api.hosts.router import router as hosts_router
 from storbench_api.hosts.worker_router import router as hosts_worker_router
 from storbench_api.ids import match_ids_by_digits
-from storbench_api.inflight import InFlightLimit
 from storbench_api.openapi import answer_unrouted_methods, document_errors
 from storbench_api.plans.router import router as plans_router
 from storbench_api.presets.router import router as presets_router
 from storbench_api.query_params import reject_unknown_query_parameters
+from storbench_api.request_limits import install_request_limits
 from storbench_api.results.router import router as results_router
 from storbench_api.runs.router import router as runs_router
 from storbench_api.runs.worker_router import router as runs_worker_router
@@ -159,12 +158,5 @@ def create_app(run_sweeper: bool = True, settle_heap_at_start: bool = False) -> 
         return response
 
     mount_spa(app, settings.spa_dir)
-    # The last added runs first: the size limit counts the bytes sent (compressed), then they expand.
-    app.add_middleware(GzipRequestBody)
-    app.add_middleware(BodySizeLimit)
-    app.add_middleware(
-        InFlightLimit,
-        limit=settings.max_requests_in_flight,
-        wait_s=settings.request_queue_timeout.total_seconds(),
-    )
+    install_request_limits(app, settings, API_ROUTERS, API_PREFIX)
     return app

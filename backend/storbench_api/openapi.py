@@ -8,7 +8,7 @@ shape (ErrorOut), derived from what the operation depends on:
 - a host's credential (deps.current_host): 401
 - a public sign-in (deps.PUBLIC_ROUTES): 401 for a wrong credential, 429 when tried too often
 - a path parameter (a resource's id): 404
-- a request body: 413 (body_limit) and 422; any parameter: 422; none: 422 all the same (a query
+- a request body: 413 (kit.body) and 422; any parameter: 422; none: 422 all the same (a query
   parameter the operation does not declare, query_params.py)
 - every operation: 503 (the service was too busy to take the request in time)
 

@@ -71,12 +71,26 @@ class Settings(BaseSettings):
     # then checks the target's free space): far above every published recipe (160 GiB at most),
     # far below what a typo such as offset=50t asks for.
     max_total_size_bytes: Annotated[int | None, Field(ge=1)] = 16 * 1024**4
-    # API requests served at once (the rest wait their turn): below the database pool's 30
-    # connections, so a burst never deadlocks the pool against the thread pool.
+    # API requests served at once (the rest wait their turn), and workers' requests on slots of
+    # their own: together with the two threads checking worker credentials, the database pool's
+    # 30 connections, so a burst never deadlocks the pool against the thread pool.
     max_requests_in_flight: Annotated[int, Field(ge=1, le=1000)] = 24
+    max_worker_requests_in_flight: Annotated[int, Field(ge=1, le=1000)] = 4
     request_queue_timeout: Seconds = timedelta(seconds=60)
-    # The largest upload of fio's output a worker may send (as sent: workers gzip it).
+    # A request's headers must arrive within this of connecting (or of the previous answer); its
+    # body within request_body_timeout plus one second per request_body_min_rate bytes, else 408.
+    request_header_timeout: Seconds = timedelta(seconds=10)
+    request_body_timeout: Seconds = timedelta(seconds=10)
+    request_body_min_rate: Annotated[int, Field(ge=1)] = 16 * 1024  # bytes per second
+    # Open connections the server holds at once; past it, new requests are answered 503.
+    max_connections: Annotated[int, Field(ge=16)] = 1000
+    # The largest upload of fio's output a worker may send (as sent: workers gzip it), how far it
+    # may inflate (in size and in ratio: a bomb is refused early), and the memory all uploads
+    # being inflated at once may hold together (one upload inflates no further than that either).
     max_upload_bytes: Annotated[int, Field(ge=1024)] = 65 * 1024**2
+    max_inflated_upload_bytes: Annotated[int, Field(ge=1024)] = 160 * 1024**2
+    max_upload_ratio: Annotated[int, Field(ge=2)] = 100
+    inflate_budget_bytes: Annotated[int, Field(ge=1024)] = 320 * 1024**2
 
     # Live run events (Server-Sent Events): a watched run is read when a notification says it
     # changed, and at least this often in case one was lost; streams one user may hold per process.
