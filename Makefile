@@ -143,6 +143,7 @@ bench: python-deps services
 	@cd frontend && npm run --silent build >/dev/null
 	@$(PY) bench/compare_render.py
 	@$(PY) bench/history_scale.py
+	@$(PY) bench/edge_limits.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist e2e/node_modules var

@@ -4,23 +4,22 @@ Stalled request bodies must not take the slots meant for work, nor headers that 
 gzip bombs on the worker upload path must not be inflated for strangers, nor blow up memory.
 """
 
-import gzip
 import os
 import socket
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import redis
 
+from tests.support.edge_attacks import answer_until_closed, gzip_bomb, rss_bytes, stalled_body
 from tests.support.postgres import fresh_database
 from tests.support.stack import Stack, running_stack
 
-BROKER_URL = os.environ.get("STORBENCH_TEST_REDIS_URL_EDGE", "redis://127.0.0.1:6379/12")
+BROKER_URL = os.environ.get("STORBENCH_TEST_REDIS_URL_EDGE", "redis://127.0.0.1:6379/6")
 DATABASE = os.environ.get("STORBENCH_TEST_DB", "storbench_test") + "_edge"
 BODY_GRACE_S = 20
 HEADER_TIMEOUT_S = 3
@@ -31,11 +30,11 @@ QUICK_JOB = {"name": "read", "rw": "read", "bs": "4k", "size": "4m", "runtime": 
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     redis.Redis.from_url(BROKER_URL).flushdb()
     workdir = tmp_path_factory.mktemp("edge")
-    with running_stack(fresh_database(DATABASE), BROKER_URL, workdir) as running:
-        running.env["STORBENCH_REQUEST_BODY_TIMEOUT"] = str(BODY_GRACE_S)
-        running.env["STORBENCH_REQUEST_HEADER_TIMEOUT"] = str(HEADER_TIMEOUT_S)
-        running.stop_api()
-        running.start_api()
+    limits = {
+        "STORBENCH_REQUEST_BODY_TIMEOUT": str(BODY_GRACE_S),
+        "STORBENCH_REQUEST_HEADER_TIMEOUT": str(HEADER_TIMEOUT_S),
+    }
+    with running_stack(fresh_database(DATABASE), BROKER_URL, workdir, settings=limits) as running:
         yield running
 
 
@@ -63,49 +62,21 @@ def host(stack: Stack) -> dict[str, Any]:
     return {"target": target, "probe_token": probe["worker_token"], "scratch": scratch}
 
 
-def _stalled_body(stack: Stack, path: str) -> socket.socket:
-    """A connection that sent its headers and half its body, then nothing."""
-    sock = socket.create_connection(("127.0.0.1", stack.port), timeout=5)
-    sock.sendall(
-        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-        f'Content-Length: 1000\r\n\r\n{{"name": "'.encode()
-    )
-    return sock
-
-
-def _timed(call: Any) -> tuple[float, httpx.Response]:
-    started = time.monotonic()
-    response = call()
-    return time.monotonic() - started, response
-
-
-def _answer(sock: socket.socket, deadline_s: float) -> bytes:
-    """Everything the server sends until it closes the connection (or the deadline passes)."""
-    sock.settimeout(deadline_s)
-    received = b""
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return received
-        received += chunk
-    raise AssertionError(f"still open after {deadline_s} s: {received!r}")
-
-
 def test_two_hundred_stalled_bodies_stall_neither_workers_nor_users(
     stack: Stack, host: dict[str, Any]
 ) -> None:
     paths = ["/api/v1/auth/token", "/api/v1/plans", "/api/v1/worker/enroll", "/api/v1/runs"]
-    stalled = [_stalled_body(stack, paths[i % len(paths)]) for i in range(200)]
+    stalled = [stalled_body(stack.port, paths[i % len(paths)]) for i in range(200)]
     opened = time.monotonic()
     try:
         probe = {"Authorization": f"Bearer {host['probe_token']}"}
         with stack.client() as api, httpx.Client(base_url=stack.url, timeout=30) as worker:
+            # Answered, not queued behind them into a 503 (how fast: bench/edge_limits.py).
             for _ in range(3):
-                took, beat = _timed(lambda: worker.post("/api/v1/worker/heartbeat", json={}, headers=probe))
-                assert beat.status_code == 200 and took < 1.0, (beat.status_code, took)
-                took, listed = _timed(lambda: api.get("/hosts"))
-                assert listed.status_code == 200 and took < 1.0, (listed.status_code, took)
+                beat = worker.post("/api/v1/worker/heartbeat", json={}, headers=probe, timeout=10)
+                assert beat.status_code == 200, beat.text
+                listed = api.get("/hosts", timeout=10)
+                assert listed.status_code == 200, listed.text
             run = api.post("/runs", json={"target_id": host["target"]["id"], "jobs": [QUICK_JOB]}).json()
             done = stack.wait_for(
                 lambda: (
@@ -117,7 +88,7 @@ def test_two_hundred_stalled_bodies_stall_neither_workers_nor_users(
         assert done["status"] == "completed", done.get("error")
         # Bodies that never come are answered 408 and their connections closed, at the deadline.
         for sock in stalled:
-            answer = _answer(sock, max(1.0, opened + BODY_GRACE_S + 30 - time.monotonic()))
+            answer = answer_until_closed(sock, max(1.0, opened + BODY_GRACE_S + 30 - time.monotonic()))
             assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
     finally:
         for sock in stalled:
@@ -130,21 +101,10 @@ def test_a_connection_that_never_finishes_its_headers_is_closed(stack: Stack) ->
         for sock in socks:
             sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
         for sock in socks:
-            assert _answer(sock, HEADER_TIMEOUT_S + 15) == b""
+            assert answer_until_closed(sock, HEADER_TIMEOUT_S + 15) == b""
     finally:
         for sock in socks:
             sock.close()
-
-
-def _rss_bytes(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS")
-
-
-# 160 MiB of zeros: 159 KiB sent, as in the review.
-BOMB = gzip.compress(bytes(160 * 1024 * 1024), compresslevel=9)
 
 
 def test_gzip_bombs_from_a_host_neither_blow_up_memory_nor_stall_health(
@@ -152,31 +112,27 @@ def test_gzip_bombs_from_a_host_neither_blow_up_memory_nor_stall_health(
 ) -> None:
     assert stack.api is not None
     pid = stack.api.pid
-    idle = peak = _rss_bytes(pid)
+    idle = peak = rss_bytes(pid)
     headers = {
         "Authorization": f"Bearer {host['probe_token']}",
         "Content-Encoding": "gzip",
         "Content-Type": "application/json",
     }
-    slowest_health = 0.0
 
     def bomb() -> int:
         with httpx.Client(base_url=stack.url, timeout=60) as client:
             return client.post(
-                "/api/v1/worker/assignments/1/result", content=BOMB, headers=headers
+                "/api/v1/worker/assignments/1/result", content=gzip_bomb(), headers=headers
             ).status_code
 
     with ThreadPoolExecutor(max_workers=24) as pool, httpx.Client(base_url=stack.url, timeout=30) as watcher:
         bombs = [pool.submit(bomb) for _ in range(24)]
         while not all(b.done() for b in bombs):
-            took, health = _timed(lambda: watcher.get("/api/v1/health"))
-            assert health.status_code == 200
-            slowest_health = max(slowest_health, took)
-            peak = max(peak, _rss_bytes(pid))
+            # Answered throughout, not stalled (how fast: bench/edge_limits.py).
+            assert watcher.get("/api/v1/health", timeout=10).status_code == 200
+            peak = max(peak, rss_bytes(pid))
         statuses = [b.result() for b in bombs]
-    print(f"idle {idle / 2**20:.0f} MiB, peak {peak / 2**20:.0f} MiB, slowest /health {slowest_health:.3f} s")
     assert statuses == [413] * 24, statuses
-    assert slowest_health < 1.0, slowest_health
     assert peak - idle < 300 * 1024 * 1024, (idle, peak)
 
 
@@ -186,8 +142,8 @@ def test_a_stranger_is_refused_before_the_upload_is_read(stack: Stack) -> None:
             # Headers only: the 401 must come without waiting for (or inflating) the bomb.
             sock.sendall(
                 f"POST /api/v1/worker/assignments/1/result HTTP/1.1\r\nHost: 127.0.0.1\r\n{authorization}"
-                f"Content-Encoding: gzip\r\nContent-Length: {len(BOMB)}\r\n\r\n".encode()
+                f"Content-Encoding: gzip\r\nContent-Length: {len(gzip_bomb())}\r\n\r\n".encode()
             )
-            answer = _answer(sock, 10)
+            answer = answer_until_closed(sock, 10)
         assert answer.startswith(b"HTTP/1.1 401"), answer[:200]
         assert b'"unauthorized"' in answer
