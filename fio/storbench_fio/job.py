@@ -8,8 +8,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
+from storbench_fio.engines import IoEngine
 from storbench_fio.errors import FioJobError, OptionError
-from storbench_fio.options import canonical_option_name, unknown_option_reason
+from storbench_fio.options import RW_ALIASES, canonical_option_name, unknown_option_reason
 from storbench_fio.units import (
     parse_bool,
     parse_percent,
@@ -29,19 +30,6 @@ __all__ = [
 
 RwMode = Literal[
     "read", "write", "randread", "randwrite", "rw", "randrw", "trim", "randtrim", "trimwrite"
-]
-IoEngine = Literal[
-    "libaio",
-    "io_uring",
-    "psync",
-    "sync",
-    "pvsync",
-    "pvsync2",
-    "vsync",
-    "posixaio",
-    "mmap",
-    "windowsaio",
-    "null",
 ]
 Fallocate = Literal["none", "native", "posix", "keep", "truncate"]
 Verify = Literal[
@@ -286,7 +274,7 @@ class FioJob(BaseModel):
         text = value.strip().lower()
         if ":" in text:
             raise ValueError("rw offset modifiers (e.g. randread:8) are not supported")
-        return {"readwrite": "rw", "randreadwrite": "randrw"}.get(text, text)
+        return RW_ALIASES.get(text, text)
 
     @field_validator("ioengine", "verify", "file_service_type", mode="before")
     @classmethod

@@ -4,26 +4,38 @@ from __future__ import annotations
 
 from storbench_fio._fio_names import FIO_OPTION_NAMES
 
-# fio accepts several spellings for one option; the model uses the first.
+# fio accepts several spellings for one option (fio 3.33's HOWTO and `fio --cmdhelp=<name>`
+# list them); the model uses the right-hand one. Every reader of options folds names here.
 ALIASES: dict[str, str] = {
     "blocksize": "bs",
     "readwrite": "rw",
     "ba": "blockalign",
-    "bs_unaligned": "bs_unaligned",
     "blocksize_unaligned": "bs_unaligned",
+    "blocksize_range": "bsrange",
     "iodepth_batch": "iodepth_batch_submit",
     "iodepth_batch_complete": "iodepth_batch_complete_min",
     "io_limit": "io_size",
+    "timeout": "runtime",
+    "fileoffset": "offset",
+    "nr_files": "nrfiles",
+    "iomem": "mem",
+    "iomem_align": "mem_align",
+    "ratemin": "rate_min",
+    "ratecycle": "rate_cycle",
+    "fill_fs": "fill_device",
+    "wait_for_previous": "stonewall",
+    "disable_bw": "disable_bw_measurement",
+    "proto": "protocol",
     "steadystate": "ss",
     "steadystate_duration": "ss_dur",
     "steadystate_ramp_time": "ss_ramp",
-    "timeout": "runtime",
 }
+# fio's other spellings of rw values.
+RW_ALIASES: dict[str, str] = {"readwrite": "rw", "randreadwrite": "randrw"}
 
 # Known fio options storbench deliberately does not run, with the reason users see.
 UNSUPPORTED: dict[str, str] = {
     "bsrange": "block size ranges are not supported; use bs or bssplit",
-    "blocksize_range": "block size ranges are not supported; use bs or bssplit",
     "opendir": "opendir walks arbitrary directories; name files with filename or directory",
     "filename_format": "file naming is managed by storbench",
     "lockfile": "file locking modes are not supported",

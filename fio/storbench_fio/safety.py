@@ -18,6 +18,7 @@ from storbench_fio.budget import (
 )
 from storbench_fio.command import format_value
 from storbench_fio.confine import path_option_problems
+from storbench_fio.engines import NETWORK_ENGINES, SUPPORTED_ENGINES
 from storbench_fio.errors import FioJobError, OptionError
 from storbench_fio.job import FioJob
 from storbench_fio.jobfile import RawJob, jobs_from_raw, parse_raw_fio_text
@@ -98,7 +99,6 @@ _FILE_OPTIONS = {
     "opendir": "walks a directory tree: " + _OUTSIDE,
     "lockfile": "file locking is not supported",
     "fill_device": "fills the whole file system or device",
-    "fill_fs": "fills the whole file system",
 }
 _HOST_OPTIONS = {
     "ioscheduler": "switches the device's I/O scheduler: " + _HOST,
@@ -112,44 +112,6 @@ _HOST_OPTIONS = {
     "hugepage-size": "needs host huge page setup: " + _HOST,
 }
 _LOG_OPTIONS = ("write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log")
-_ALLOWED_ENGINES = frozenset(
-    {
-        "libaio",
-        "io_uring",
-        "psync",
-        "sync",
-        "pvsync",
-        "pvsync2",
-        "vsync",
-        "posixaio",
-        "mmap",
-        "windowsaio",
-        "null",
-    }
-)
-_NETWORK_ENGINES = frozenset(
-    {
-        "net",
-        "netsplice",
-        "rdma",
-        "http",
-        "nbd",
-        "libiscsi",
-        "rbd",
-        "rados",
-        "gfapi",
-        "gfapi_async",
-        "libhdfs",
-        "nfs",
-        "dfs",
-        "librpma_apm_client",
-        "librpma_apm_server",
-        "librpma_gpspm_client",
-        "librpma_gpspm_server",
-        "xnvme",
-        "spdk",
-    }
-)
 _WRITES = frozenset({"write", "randwrite", "rw", "readwrite", "randrw", "trimwrite"})
 _TRIMS = frozenset({"trim", "randtrim", "trimwrite"})
 _EXPANSION = re.compile(r"\$\{?[A-Za-z_]")
@@ -209,7 +171,7 @@ def _code_and_file_checks(options: Mapping[str, str | None]) -> list[OptionError
             reason = "writes verify state files: " + _OUTSIDE
         elif key in _LOG_OPTIONS and value not in (None, "", "1"):
             reason = "log file names are chosen by storbench; use the bare option"
-        elif key in ("mem", "iomem") and value and ":" in value:
+        elif key == "mem" and value and ":" in value:
             reason = "memory backed by a file path: " + _OUTSIDE
         elif key in ("buffer_pattern", "verify_pattern") and value:
             if not _INLINE_PATTERN.fullmatch(value):
@@ -230,13 +192,13 @@ def _engine_check(options: Mapping[str, str | None]) -> list[OptionError]:
     if value is None:
         return []
     engine = value.strip().lower()
-    if engine in _ALLOWED_ENGINES:
+    if engine in SUPPORTED_ENGINES:
         return []
     if engine == "exec":
         reason = "the exec engine " + _RUNS_CODE
     elif engine.startswith("external") or "/" in engine or engine.endswith(".so"):
         reason = "external engines " + _LOADS_CODE
-    elif engine in _NETWORK_ENGINES:
+    elif engine in NETWORK_ENGINES:
         reason = "network engine: sends I/O to other hosts"
     else:
         reason = "ioengine not supported by storbench"

@@ -85,7 +85,7 @@ def upgrade() -> None:
 
 
 def _shape(source: str) -> dict[str, str]:
-    from storbench_api.compare.fingerprint import job_shape
+    from storbench_fio.reported import job_shape
 
     options = json.loads(source[1:]) if source[1:] else {}
     return job_shape(options if isinstance(options, dict) else {})

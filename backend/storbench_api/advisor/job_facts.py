@@ -4,53 +4,34 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from storbench_api.storage_classes.schemas import Metric, Workload
-from storbench_fio.units import parse_bool, parse_size, parse_time_us
+from storbench_fio.engines import keeps_queue
+from storbench_fio.reported import read_options
 
 KIB = 1024
-# Engines that keep several I/Os in flight per job (with direct=1 for libaio).
-_ASYNC_ENGINES = {"libaio", "io_uring", "windowsaio", "posixaio", "solarisaio", "rdma", "spdk", "nvme"}
 # rw values fio accepts, as random or sequential, and which directions they move.
 _RANDOM = {"randread", "randwrite", "randrw", "randtrim", "trimwrite"}
-_READS = {"read", "randread", "rw", "readwrite", "randrw"}
-_WRITES = {"write", "randwrite", "rw", "readwrite", "randrw", "trimwrite"}
+_READS = {"read", "randread", "rw", "randrw"}
+_WRITES = {"write", "randwrite", "rw", "randrw", "trimwrite"}
 LATENCY_MAX_BLOCK = 16 * KIB
 THROUGHPUT_MIN_BLOCK = 64 * KIB
 
 
-def _size(text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return parse_size(text)
-    except ValueError:
-        return None
-
-
-def _int(text: str | None, default: int) -> int:
-    if text is None:
-        return default
-    try:
-        return int(text.strip())
-    except ValueError:
-        return default
-
-
-def _flag(options: Mapping[str, str], key: str, default: bool = False) -> bool:
-    if key not in options:
-        return default
-    try:
-        return parse_bool(options[key])
-    except ValueError:
-        return default
+# The fio package's reader gives sizes in bytes, times in seconds and booleans as 1/0; a value it
+# could not read is kept as written and counts as absent here.
+def _whole(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() else None
 
 
 def _seconds(text: str | None) -> float | None:
-    if text is None:
-        return None
     try:
-        return parse_time_us(text) / 1_000_000
+        return float(text) if text is not None else None
     except ValueError:
         return None
+
+
+def _flag(options: Mapping[str, str], key: str, default: bool = False) -> bool:
+    value = options.get(key)
+    return value == "1" if value in ("0", "1") else default
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +56,7 @@ class JobFacts:
     @property
     def asynchronous(self) -> bool:
         """Whether iodepth counts: an asynchronous engine, and libaio only with direct=1."""
-        return self.ioengine in _ASYNC_ENGINES and (self.direct or self.ioengine != "libaio")
+        return keeps_queue(self.ioengine, direct=self.direct)
 
     @property
     def in_flight(self) -> int:
@@ -108,32 +89,32 @@ class JobFacts:
 
 
 def _block_sizes(options: Mapping[str, str]) -> dict[str, int | None]:
-    if any(key in options for key in ("bsrange", "bssplit", "blocksize_range")):
+    if "bsrange" in options or "bssplit" in options:
         return {"read": None, "write": None}
-    text = options.get("bs", options.get("blocksize", "4k"))
-    parts = [p.strip() for p in text.split(",")]
-    read = _size(parts[0]) if parts[0] else None
-    write = _size(parts[1]) if len(parts) > 1 and parts[1] else read
+    parts = [p.strip() for p in options["bs"].split(",")]
+    read = _whole(parts[0])
+    write = _whole(parts[1]) if len(parts) > 1 and parts[1] else read
     return {"read": read, "write": write}
 
 
-def job_facts(options: Mapping[str, str]) -> JobFacts:
-    """fio's defaults where an option is absent (rw=read, bs=4k, iodepth=1, numjobs=1, psync, buffered)."""
-    rw = options.get("rw", options.get("readwrite", "read")).split(":")[0].strip().lower()
+def job_facts(options: Mapping[str, object]) -> JobFacts:
+    """A job's facts from its options as the fio package reads them (fio's defaults where unset)."""
+    read = read_options(options)
+    rw = read["rw"].split(":")[0]
     return JobFacts(
         rw=rw,
         random=rw in _RANDOM,
-        direct=_flag(options, "direct") or (_flag(options, "buffered", True) is False),
-        ioengine=options.get("ioengine", "psync").strip().lower(),
-        iodepth=max(_int(options.get("iodepth"), 1), 1),
-        numjobs=max(_int(options.get("numjobs"), 1), 1),
-        block_size=_block_sizes(options),
-        size_bytes=_size(options.get("size")) if "%" not in options.get("size", "") else None,
-        runtime_s=_seconds(options.get("runtime")),
-        ramp_time_s=_seconds(options.get("ramp_time")),
-        time_based=_flag(options, "time_based"),
+        direct=_flag(read, "direct") or not _flag(read, "buffered", True),
+        ioengine=read["ioengine"],
+        iodepth=max(_whole(read["iodepth"]) or 1, 1),
+        numjobs=max(_whole(read["numjobs"]) or 1, 1),
+        block_size=_block_sizes(read),
+        size_bytes=_whole(read.get("size")),
+        runtime_s=_seconds(read.get("runtime")),
+        ramp_time_s=_seconds(read.get("ramp_time")),
+        time_based=_flag(read, "time_based"),
         rate_limited=any(
-            key in options for key in ("rate", "rate_iops", "rate_min", "thinktime", "rate_iops_min")
+            key in read for key in ("rate", "rate_iops", "rate_min", "thinktime", "rate_iops_min")
         ),
-        group_reporting=_flag(options, "group_reporting"),
+        group_reporting=_flag(read, "group_reporting"),
     )

@@ -1,7 +1,8 @@
 """What makes two results comparable, and a digest of it.
 
 A result's comparability has five components: the job's options as they decide what fio measured
-(names, paths and output-only keys dropped, sizes and times written one way), fio's version, the
+(read by the fio package: aliases folded, sizes and times written one way, fio's defaults filled
+in; names, paths and output-only keys dropped), fio's version, the
 host's class (CPU, memory, NIC speed), the mount the target lives on (file system, NFS version,
 nconnect, rsize/wsize) and the storage (class and provisioned capacity). Two results with the same
 fingerprint measured the same thing on the same kind of machine; results whose fingerprints differ
@@ -10,11 +11,10 @@ are shown with what differs before their numbers are set side by side.
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from storbench_fio.units import parse_bool, parse_size, parse_time_us
+from storbench_fio.reported import read_options
 from storbench_protocol.facts import HostFacts, HostMount
 
 # Options that name things or say where fio writes its logs and output: they change nothing measured.
@@ -55,75 +55,15 @@ _IGNORED = frozenset(
         "clocksource",
     }
 )
-# Spelled two ways by fio; kept under one name.
-_ALIASES = {
-    "blocksize": "bs",
-    "readwrite": "rw",
-    "iodepth_batch": "iodepth_batch_submit",
-    "blocksize_range": "bsrange",
-    "blockalign": "ba",
-}
-_SIZE_KEYS = frozenset(
-    {"bs", "ba", "size", "filesize", "io_size", "io_limit", "offset", "offset_increment", "bsrange"}
-)
-_TIME_KEYS = frozenset({"runtime", "ramp_time", "startdelay", "thinktime"})
-_BOOL_KEYS = frozenset({"direct", "buffered", "time_based", "group_reporting", "norandommap", "sync"})
-_LOWER_KEYS = frozenset({"rw", "ioengine", "random_distribution", "verify"})
-# The job shape: results differing in these measured different things (never grouped together).
-SHAPE_KEYS = ("rw", "bs", "iodepth", "numjobs")
-_SHAPE_DEFAULTS = {"rw": "read", "bs": "4096", "iodepth": "1", "numjobs": "1"}
-
-
-def _size_text(text: str) -> str:
-    """'4k' → '4096'; '4k,64k' → '4096,65536'; '4k-16k' → '4096-16384'; unreadable text kept."""
-    parts = []
-    for part in re.split(r"([,:-])", text.strip()):
-        if part in (",", ":", "-") or part == "":
-            parts.append(part)
-            continue
-        try:
-            parts.append(str(parse_size(part, allow_zero=True)))
-        except ValueError:
-            if "%" in part:
-                parts.append(part)
-            else:
-                return text.strip().lower()
-    return "".join(parts)
-
-
-def _normal_value(key: str, value: object) -> str:
-    text = str(value).strip()
-    try:
-        if key in _SIZE_KEYS:
-            return _size_text(text)
-        if key in _TIME_KEYS:
-            return str(parse_time_us(text) / 1_000_000)
-        if key in _BOOL_KEYS:
-            return "1" if parse_bool(text) else "0"
-    except ValueError:
-        return text
-    if key in _LOWER_KEYS:
-        return text.lower()
-    return text
 
 
 def normalised_options(options: Mapping[str, object]) -> dict[str, str]:
-    """fio's options as they decide what was measured: aliases merged, sizes in bytes, times in seconds."""
-    normal: dict[str, str] = {}
-    for raw_key, value in options.items():
-        key = _ALIASES.get(raw_key.strip().lower(), raw_key.strip().lower())
-        if key in _IGNORED or key.startswith("log_"):
-            continue
-        normal[key] = _normal_value(key, value)
-    return dict(sorted(normal.items()))
-
-
-def job_shape(options: Mapping[str, object]) -> dict[str, str]:
-    """rw, bs, iodepth and numjobs with fio's defaults: what a grouped view must never mix."""
-    normal = normalised_options(options)
-    shape = {key: normal.get(key, _SHAPE_DEFAULTS[key]) for key in SHAPE_KEYS}
-    shape["rw"] = shape["rw"].split(":")[0]
-    return shape
+    """fio's options as they decide what was measured (read by the fio package), names and logs dropped."""
+    return {
+        key: value
+        for key, value in read_options(options).items()
+        if key not in _IGNORED and not key.startswith("log_")
+    }
 
 
 def _fastest_nic_mbps(facts: HostFacts) -> int | None:

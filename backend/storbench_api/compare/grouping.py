@@ -13,7 +13,6 @@ from sqlalchemy.orm import Session
 
 from storbench_api.compare import repository, rollup, rollup_read
 from storbench_api.compare.figures import CPU_KEYS, INFO, is_cpu
-from storbench_api.compare.fingerprint import SHAPE_KEYS, job_shape
 from storbench_api.compare.schemas import (
     CompareDirection,
     CompareFigure,
@@ -27,6 +26,7 @@ from storbench_api.compare.stats import spread
 from storbench_api.errors import Invalid
 from storbench_api.models import StorageClass
 from storbench_api.storage_classes import repository as storage_classes_repository
+from storbench_fio.reported import SHAPE_KEYS, job_shape
 
 NONE_KEY = "(none)"
 ROLLUP_NOTE = (

@@ -18,8 +18,8 @@ from typing import Any, NamedTuple
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from storbench_api.compare.fingerprint import job_shape
 from storbench_api.models import GroupRollup, Result, ResultDirection
+from storbench_fio.reported import job_shape
 
 BASE = 1.01
 LN_BASE = math.log(BASE)
