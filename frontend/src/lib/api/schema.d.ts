@@ -1788,7 +1788,8 @@ export interface paths {
          * @description The host this credential belongs to, its queue, and the broker URL with its own user.
          *
          *     The host's broker user is (re)created here and at every heartbeat, so a broker restarted
-         *     without persistence lets the host back in within one heartbeat.
+         *     without persistence lets the host back in within one heartbeat; a credential revoked, removed
+         *     or rotated meanwhile gets 401 instead of its broker login back.
          */
         get: operations["whoami_api_v1_worker_me_get"];
         put?: never;
