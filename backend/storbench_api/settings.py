@@ -101,7 +101,13 @@ class Settings(BaseSettings):
     # refused (team members must not reach the server's own network through them) unless the
     # address is inside one of these networks (JSON list of CIDRs, e.g. ["10.1.2.0/24"]).
     webhook_allowed_networks: list[str] = []
-    webhook_timeout: Seconds = timedelta(seconds=5)
+    # One delivery attempt ends after this, from resolving the name to the last byte of the
+    # answer read: a per-read timeout let a receiver trickling a byte a second hold it for days.
+    webhook_timeout: Seconds = timedelta(seconds=10)
+    # Deliveries in flight at once in each API process, and at most this many of one team's, so
+    # one team's slow receiver holds a few slots while other teams' deliveries go out meanwhile.
+    webhook_concurrency: Annotated[int, Field(ge=1, le=256)] = 16
+    webhook_team_concurrency: Annotated[int, Field(ge=1, le=256)] = 4
     webhook_max_attempts: Annotated[int, Field(ge=1, le=20)] = 6
     # The wait after the first failed attempt; it doubles after each further one (1, 2, 4, 8, 16 min).
     webhook_retry_base: Seconds = timedelta(minutes=1)

@@ -141,6 +141,10 @@ class ImportOut(BaseModel):
     first_stored_at: datetime | None = Field(
         default=None, description="a duplicate: when the team's copy of this output was stored"
     )
+    notices: list[str] = Field(
+        default_factory=list,
+        description="what was changed to be stored, e.g. a label from a file name too long for it, cut",
+    )
 
 
 class ResultLabelIn(RequestBody):

@@ -11,7 +11,7 @@ from storbench_api.compare import fingerprint, rollup
 from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.history import service as history
 from storbench_api.models import RawOutput, Result, ResultDirection, Target
-from storbench_api.results import listing, provenance, repository
+from storbench_api.results import column_fit, listing, provenance, repository
 from storbench_api.results.histogram import log2_buckets
 from storbench_api.results.listing import ResultFilters
 from storbench_api.results.schemas import (
@@ -83,6 +83,10 @@ def import_output(db: Session, principal: Principal, form: ImportForm) -> Import
             first_stored_at=earlier.created_at,
         )
     report = parse_output(text)
+    # The label only describes: a file name too long for it is cut, not refused.
+    label, notice = column_fit.shortened(
+        Result.label, form.label or (target.name if target else form.file.filename), "label"
+    )
     results = store_report(
         db,
         team_id=principal.team_id,
@@ -93,12 +97,13 @@ def import_output(db: Session, principal: Principal, form: ImportForm) -> Import
         target=target,
         imported=True,
         storage_class=form.storage_class or (target.storage_class if target else None),
-        label=form.label or (target.name if target else form.file.filename),
+        label=label,
     )
     return ImportOut(
         source_format=report.source_format,
         fio_version=report.fio_version,
         results=[describe(r) for r in results],
+        notices=[notice] if notice else [],
     )
 
 
@@ -156,6 +161,23 @@ def _direction_row(name: str, direction: DirectionResult) -> ResultDirection:
     return row
 
 
+def _refuse_what_does_not_fit(
+    report: FioReport, *, host_name: str | None, storage_class: str | None, label: str | None
+) -> None:
+    """Invalid before anything is written if a string bound for a column is longer than it.
+
+    Job name, host name and fio version identify (a job's series, a host's results, the
+    comparability fingerprint): cut, two different ones could become one, so they are refused.
+    """
+    column_fit.refuse_unless_fits(Result.fio_version, report.fio_version, "fio_version", "the output")
+    column_fit.refuse_unless_fits(Result.host_name, host_name, "host_name", "the upload")
+    column_fit.refuse_unless_fits(Result.storage_class, storage_class, "storage_class", "the upload")
+    column_fit.refuse_unless_fits(Result.label, label, "label", "the upload")
+    for number, job in enumerate(report.jobs, start=1):
+        column_fit.refuse_unless_fits(Result.job_name, job.name, "job_name", f"job {number}")
+        column_fit.refuse_unless_fits(Result.host_name, job.hostname, "host_name", f"job {number}")
+
+
 def store_report(
     db: Session,
     *,
@@ -177,6 +199,7 @@ def store_report(
     repetitions: list[int] | None = None,
 ) -> list[Result]:
     """Store the raw output once and one result per job, each assessed; flushed, not committed."""
+    _refuse_what_does_not_fit(report, host_name=host_name, storage_class=storage_class, label=label)
     raw_bytes = raw_text.encode()
     raw = RawOutput(
         team_id=team_id,

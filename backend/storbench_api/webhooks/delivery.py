@@ -1,6 +1,7 @@
-"""Sending deliveries: one sweep claims the due ones, POSTs each, and records the outcome.
+"""One delivery attempt: claim the due ones, POST each within a deadline, record the outcome.
 
-Where it runs: the API processes' background loop (storbench_api.sweeper), every webhook_interval.
+Where it runs: the API processes' background loop (storbench_api.sweeper) through the dispatcher
+(webhooks.dispatcher), which keeps several attempts in flight, a few per team at most.
 Several API processes may sweep at once; a delivery is claimed before it is sent so only one sends
 it: on PostgreSQL by SELECT … FOR UPDATE SKIP LOCKED (sweepers never wait for each other), on
 SQLite (one writer at a time) by an UPDATE … WHERE still-due whose row count says who won. The claim
@@ -11,10 +12,11 @@ the loop already exists in every deployment (embedded included), and a due-time 
 backoff for free.
 """
 
+import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,7 +24,6 @@ from typing import Any
 import httpx
 from sqlalchemy.orm import Session
 
-from storbench_api.db import get_sessionmaker, utcnow
 from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
 from storbench_api.settings import get_settings
 from storbench_api.webhooks import repository, signing
@@ -38,6 +39,7 @@ class ClaimedDelivery:
     """What sending one delivery needs, read while it was claimed."""
 
     id: int
+    team_id: int
     delivery_uid: str
     event: str
     url: str
@@ -56,7 +58,7 @@ class Outcome:
     excerpt: str | None = None
 
 
-Sender = Callable[[ClaimedDelivery], Outcome]
+Sender = Callable[[ClaimedDelivery], Awaitable[Outcome]]
 
 
 def envelope(delivery: WebhookDelivery) -> bytes:
@@ -81,15 +83,20 @@ def _lease() -> timedelta:
     return get_settings().webhook_timeout * 2 + timedelta(seconds=30)
 
 
-def claim_due(db: Session, now: datetime, limit: int) -> list[ClaimedDelivery]:
-    """Claim up to limit due deliveries for this sender (the caller commits before sending)."""
+def claim_due(
+    db: Session, now: datetime, limit: int, share: int, room: Mapping[int, int]
+) -> list[ClaimedDelivery]:
+    """Claim up to limit due deliveries, at most share of one team's (room[team] for a team given).
+
+    The caller commits before sending.
+    """
     lease_until = now + _lease()
     if db.get_bind().dialect.name == "postgresql":
-        rows = list(repository.lock_due_deliveries(db, now, limit))
+        rows = list(repository.lock_due_deliveries(db, now, limit, share, room))
     else:
         won = [
             delivery_id
-            for delivery_id in repository.due_delivery_ids(db, now, limit)
+            for delivery_id in repository.due_delivery_ids(db, now, limit, share, room)
             if repository.claim_delivery_if_due(db, delivery_id, now, lease_until)
         ]
         rows = [db.get_one(WebhookDelivery, delivery_id, populate_existing=True) for delivery_id in won]
@@ -102,6 +109,7 @@ def claim_due(db: Session, now: datetime, limit: int) -> list[ClaimedDelivery]:
         claimed.append(
             ClaimedDelivery(
                 id=row.id,
+                team_id=row.team_id,
                 delivery_uid=row.delivery_uid,
                 event=row.event,
                 url=webhook.url,
@@ -136,41 +144,38 @@ def record_outcome(db: Session, delivery_id: int, outcome: Outcome, now: datetim
     db.flush()
 
 
-def deliver_due_once(
-    *, now: Callable[[], datetime] = utcnow, send: Sender | None = None, limit: int = 20
-) -> int:
-    """One sweep: claim what is due, send each, record each outcome; returns how many were sent."""
-    sender = send or post
-    sessions = get_sessionmaker()
-    with sessions() as db:
-        claimed = claim_due(db, now(), limit)
-        db.commit()
-    for delivery in claimed:
-        try:
-            outcome = sender(delivery)
-        except Exception as exc:  # never let one receiver stop the sweep
-            log.exception("webhook delivery %s failed unexpectedly", delivery.id)
-            outcome = Outcome(delivered=False, error=f"internal error while sending: {type(exc).__name__}")
-        with sessions() as db:
-            record_outcome(db, delivery.id, outcome, now())
-            db.commit()
-    return len(claimed)
-
-
-def _excerpt(response: httpx.Response) -> str:
+async def _excerpt(response: httpx.Response) -> str:
     """The first bytes of the answer, as text fit for the log (never the whole body)."""
     taken = b""
-    for chunk in response.iter_bytes():
+    async for chunk in response.aiter_bytes():
         taken += chunk
         if len(taken) >= EXCERPT_BYTES:
             break
     return taken[:EXCERPT_BYTES].decode("utf-8", "replace").replace("\x00", "")
 
 
-def post(delivery: ClaimedDelivery) -> Outcome:
-    """POST the delivery to the checked address of its URL; no redirects, short timeouts."""
+def _over_deadline(deadline: float) -> Outcome:
+    return Outcome(
+        delivered=False,
+        error=f"exceeded the {deadline:g} s deadline: no complete answer (connect, send, answer) in time",
+    )
+
+
+async def post(delivery: ClaimedDelivery) -> Outcome:
+    """POST the delivery to the checked address of its URL, all of it within webhook_timeout."""
+    deadline = get_settings().webhook_timeout.total_seconds()
     try:
-        destination = resolve(delivery.url)
+        async with asyncio.timeout(deadline):
+            return await _attempt(delivery, deadline)
+    except TimeoutError:
+        return _over_deadline(deadline)
+
+
+async def _attempt(delivery: ClaimedDelivery, deadline: float) -> Outcome:
+    """One POST to the checked address, no redirects; the caller bounds its duration."""
+    try:
+        # getaddrinfo blocks: in a thread, so a slow resolver holds this delivery, not the others.
+        destination = await asyncio.to_thread(resolve, delivery.url)
     except DestinationRefused as exc:
         return Outcome(delivered=False, error=f"refused: {exc}")
     parts = destination.url
@@ -186,18 +191,17 @@ def post(delivery: ClaimedDelivery) -> Outcome:
     )
     headers["Host"] = parts.netloc
     extensions = {"sni_hostname": destination.host} if parts.scheme == "https" else {}
-    timeout = get_settings().webhook_timeout.total_seconds()
     try:
-        with (
-            httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client,
+        async with (
+            httpx.AsyncClient(timeout=deadline, follow_redirects=False, trust_env=False) as client,
             client.stream(
                 "POST", pinned, content=delivery.body, headers=headers, extensions=extensions
             ) as response,
         ):
-            excerpt = _excerpt(response)
+            excerpt = await _excerpt(response)
             code = response.status_code
     except httpx.TimeoutException:
-        return Outcome(delivered=False, error=f"no answer within {timeout:.0f} s")
+        return _over_deadline(deadline)
     except httpx.HTTPError as exc:
         return Outcome(delivered=False, error=f"could not connect: {type(exc).__name__}: {exc}"[:500])
     if 200 <= code < 300:

@@ -1,9 +1,9 @@
 """Every query of the webhooks domain."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import Select, case, func, literal, select, update
 from sqlalchemy.orm import Session
 
 from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
@@ -36,31 +36,53 @@ def deliveries_of_webhook(
     return db.scalars(query.order_by(WebhookDelivery.id.desc()).limit(limit)).all()
 
 
-def due_delivery_ids(db: Session, now: datetime, limit: int) -> list[int]:
-    """Ids of pending deliveries whose attempt is due, oldest first."""
-    return list(
-        db.scalars(
-            select(WebhookDelivery.id)
-            .where(
-                WebhookDelivery.status == DeliveryStatus.pending,
-                WebhookDelivery.next_attempt_at <= now,
-            )
-            .order_by(WebhookDelivery.next_attempt_at, WebhookDelivery.id)
-            .limit(limit)
+def _due_ids_fairly(now: datetime, limit: int, share: int, room: Mapping[int, int]) -> Select[tuple[int]]:
+    """Ids of due pending deliveries, oldest first, at most share of one team (room[team] if given).
+
+    Ranked within each team, so a team with a thousand due deliveries leaves the rest of the limit
+    to the other teams' instead of filling it with its own oldest.
+    """
+    rank = (
+        func.row_number()
+        .over(
+            partition_by=WebhookDelivery.team_id,
+            order_by=(WebhookDelivery.next_attempt_at, WebhookDelivery.id),
         )
+        .label("rank")
+    )
+    ranked = (
+        select(WebhookDelivery.id, WebhookDelivery.team_id, WebhookDelivery.next_attempt_at, rank)
+        .where(WebhookDelivery.status == DeliveryStatus.pending, WebhookDelivery.next_attempt_at <= now)
+        .subquery()
+    )
+    allowed = case(dict(room), value=ranked.c.team_id, else_=share) if room else literal(share)
+    return (
+        select(ranked.c.id)
+        .where(ranked.c.rank <= allowed)
+        .order_by(ranked.c.next_attempt_at, ranked.c.id)
+        .limit(limit)
     )
 
 
-def lock_due_deliveries(db: Session, now: datetime, limit: int) -> Sequence[WebhookDelivery]:
-    """PostgreSQL: due deliveries locked for this transaction; those another sweeper holds are skipped."""
+def due_delivery_ids(
+    db: Session, now: datetime, limit: int, share: int, room: Mapping[int, int]
+) -> list[int]:
+    """Ids of due pending deliveries, oldest first, each team's held to its share (see _due_ids_fairly)."""
+    return list(db.scalars(_due_ids_fairly(now, limit, share, room)))
+
+
+def lock_due_deliveries(
+    db: Session, now: datetime, limit: int, share: int, room: Mapping[int, int]
+) -> Sequence[WebhookDelivery]:
+    """PostgreSQL: due deliveries (as due_delivery_ids) locked; those another sweeper holds are skipped."""
     return db.scalars(
         select(WebhookDelivery)
         .where(
+            WebhookDelivery.id.in_(_due_ids_fairly(now, limit, share, room)),
             WebhookDelivery.status == DeliveryStatus.pending,
             WebhookDelivery.next_attempt_at <= now,
         )
         .order_by(WebhookDelivery.next_attempt_at, WebhookDelivery.id)
-        .limit(limit)
         .with_for_update(skip_locked=True)
     ).all()
 

@@ -5,7 +5,7 @@ from sqlalchemy import Connection
 from sqlalchemy.orm import sessionmaker
 
 from storbench_api.settings import get_settings
-from storbench_api.webhooks import delivery
+from storbench_api.webhooks import dispatcher
 
 
 @pytest.fixture
@@ -18,4 +18,4 @@ def allow_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
 def sweep_in_test_transaction(connection: Connection, monkeypatch: pytest.MonkeyPatch) -> None:
     """The delivery sweep's sessions join the test's connection (rolled back after the test)."""
     factory = sessionmaker(bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False)
-    monkeypatch.setattr(delivery, "get_sessionmaker", lambda: factory)
+    monkeypatch.setattr(dispatcher, "get_sessionmaker", lambda: factory)

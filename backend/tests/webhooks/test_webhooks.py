@@ -15,7 +15,7 @@ from storbench_api.db import utcnow
 from storbench_api.models import Role
 from storbench_api.models.webhook import DeliveryStatus, WebhookDelivery
 from storbench_api.settings import get_settings
-from storbench_api.webhooks.delivery import deliver_due_once
+from storbench_api.webhooks.dispatcher import deliver_due_once
 from storbench_api.webhooks.service import enqueue_event
 from tests.conftest import Caller, make_caller
 from tests.support.receiver import receiver

@@ -3442,6 +3442,11 @@ export interface components {
              * @description a duplicate: when the team's copy of this output was stored
              */
             first_stored_at?: string | null;
+            /**
+             * Notices
+             * @description what was changed to be stored, e.g. a label from a file name too long for it, cut
+             */
+            notices?: string[];
             /** Results */
             results: components["schemas"]["ResultOut"][];
             /** Source Format */
