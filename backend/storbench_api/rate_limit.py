@@ -190,20 +190,25 @@ def _refuse(wait: float) -> None:
         )
 
 
-def limit_sign_in(request: Request, account: str) -> None:
-    """Refuse with 429 after too many attempts for one account from one address."""
-    _refuse(sign_in_window.hit(f"{client_address(request)}|{account.strip().lower()}"))
+def limit_sign_in(request: Request, account: str, purpose: str = "sign-in") -> None:
+    """Refuse with 429 after too many attempts for one account from one address, for one purpose."""
+    key = f"{client_address(request)}|{account.strip().lower()}"
+    _refuse(sign_in_window.hit(key if purpose == "sign-in" else f"{purpose}|{key}"))
 
 
 @contextmanager
-def password_attempt(request: Request, account: str, wrong: tuple[type[Exception], ...]) -> Iterator[None]:
-    """Guard one password check on an account: per address, then per account with backoff.
+def password_attempt(
+    request: Request, account: str, wrong: tuple[type[Exception], ...], purpose: str = "sign-in"
+) -> Iterator[None]:
+    """Guard one password check on an account: per address and purpose, then per account with backoff.
 
     Refused attempts never reach the password hash. An exception of a `wrong` type leaving the block
     counts as a failed guess; leaving it normally is a success that clears the account's failures
     and lets this address past the account's backoff from now on (see storbench_api.backoff).
+    The per-address window is kept per purpose, so a signed-in session mistyping its current password
+    does not use up the sign-ins of its address; the account's backoff counts every failure.
     """
-    limit_sign_in(request, account)
+    limit_sign_in(request, account, purpose)
     key = account.strip().lower()
     address = client_address(request)
     backoff = account_backoff.get()

@@ -117,7 +117,9 @@ def session_status(request: Request, db: DB) -> SessionStatusOut:
 def change_password(request: Request, body: PasswordChange, principal: ReadAccess, db: DB) -> Response:
     """Other browser sessions of the user end; API tokens stay."""
     # Limited as sign-in is: a stolen session must not be an unlimited oracle for the password.
-    with password_attempt(request, principal.email, wrong=(service.WrongCurrentPassword,)):
+    with password_attempt(
+        request, principal.email, wrong=(service.WrongCurrentPassword,), purpose="password-change"
+    ):
         service.change_password(db, principal, body.current_password, body.new_password)
     db.commit()
     return Response(status_code=204)
