@@ -119,7 +119,8 @@ class Settings(BaseSettings):
 
     # Web
     # The address hosts reach this server by (e.g. http://192.0.2.10:8000), shown in the commands
-    # that add a host; empty: the address the browser used. `make up REMOTE=1` sets it.
+    # that add a host; empty: the address of the socket a request came in on (never the request's
+    # Host header, which whoever sends it chooses). `make up REMOTE=1` sets it.
     public_url: str = ""
     spa_dir: Path = REPO_ROOT / "frontend" / "dist"
     cors_origins: list[str] = []

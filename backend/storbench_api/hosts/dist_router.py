@@ -23,7 +23,7 @@ WheelName = Annotated[
 def worker_setup(request: Request, principal: ReadAccess) -> WorkerSetup:
     """Whether a worker on another machine can join (and, if not, why and what to do), with the
     commands that install fio and the worker, put the token in a file and start the worker."""
-    return setup.worker_setup(str(request.base_url))
+    return setup.worker_setup(setup.server_url(request.scope))
 
 
 def _wheels() -> dict[str, worker_dist.Wheel]:
@@ -43,7 +43,7 @@ def requirements(request: Request) -> PlainTextResponse:
     """`pip install -r` this URL installs the worker: its packages from this server (by URL), its
     third-party dependencies at the versions this server runs."""
     _wheels()
-    text = worker_dist.requirements_txt(setup.server_url(str(request.base_url)))
+    text = worker_dist.requirements_txt(setup.server_url(request.scope))
     return PlainTextResponse(text)
 
 

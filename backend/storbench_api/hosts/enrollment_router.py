@@ -45,7 +45,8 @@ def create_token(
     db.commit()
     out = EnrollmentTokenOut.model_validate(token, from_attributes=True)
     replaced = body.replaces_host_id and enrollment.replaced_host_name(db, principal, body.replaces_host_id)
-    command = setup.enroll_commands(setup.server_url(str(request.base_url)), secret, replaced or None)
+    url = setup.server_url(request.scope)
+    command = setup.enroll_commands(url, secret, replaced or None)
     return EnrollmentTokenCreated(**out.model_dump(), token=secret, command=command)
 
 

@@ -8,6 +8,8 @@ the worker lending the directory the user names in place of <DIRECTORY>.
 
 import ipaddress
 import shlex
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from storbench_api.hosts.schemas import WorkerSetup
@@ -19,9 +21,19 @@ INSTALL_DIR = "/opt/storbench-worker"
 REMOTE_SWITCH = "make up REMOTE=1"
 
 
-def server_url(request_base_url: str) -> str:
-    """The address hosts reach this server by: the configured public URL, else the request's."""
-    return (get_settings().public_url or request_base_url).rstrip("/")
+def server_url(scope: Mapping[str, Any]) -> str:
+    """The address hosts reach this server by: the configured public URL, else the address of the
+    socket the request (an ASGI scope) came in on. Never the request's Host header: the client
+    writes that, and whoever sends one would choose where the install command fetches the worker."""
+    configured = get_settings().public_url
+    if configured:
+        return configured.rstrip("/")
+    scheme = str(scope.get("scheme", "http"))
+    host, port = scope.get("server") or ("127.0.0.1", 8000)
+    netloc = f"[{host}]" if ":" in host else host
+    if (scheme, port) not in (("http", 80), ("https", 443)):
+        netloc = f"{netloc}:{port}"
+    return f"{scheme}://{netloc}"
 
 
 def _is_loopback(host: str | None) -> bool:
@@ -111,9 +123,8 @@ def enroll_commands(url: str, token: str, host_name: str | None = None) -> str:
     )
 
 
-def worker_setup(request_base_url: str) -> WorkerSetup:
-    """What the Hosts page shows about adding a host."""
-    url = server_url(request_base_url)
+def worker_setup(url: str) -> WorkerSetup:
+    """What the Hosts page shows about adding a host reaching this server at url."""
     problems = remote_problems(url)
     return WorkerSetup(
         mode=get_settings().mode,

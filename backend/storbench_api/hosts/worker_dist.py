@@ -2,9 +2,12 @@
 
 `pip install -r <server>/api/v1/worker/requirements.txt` installs storbench-fio, storbench-protocol
 and storbench-worker from this server (by URL, so a same-named package on a public index can never
-stand in for them), and their third-party dependencies from the host's index at the versions this
-server runs. The wheels are built here from the packages' sources (pure Python: a zip with the
-package and its metadata), in memory, once per process.
+stand in for them, each URL carrying its wheel's sha256 as a `#sha256=` fragment, which pip checks
+against what it downloads: a `--hash=` option instead would turn on pip's hash-checking mode for
+every line, and the third-party ones, pinned by version only, would then be refused), and their
+third-party dependencies from the host's index at the versions this server runs. The wheels are
+built here from the packages' sources (pure Python: a zip with the package and its metadata), in
+memory, once per process.
 """
 
 import base64
@@ -129,7 +132,7 @@ def requirements_txt(server_url: str, source_root: Path = REPO_ROOT) -> str:
     lines = [
         f"# storbench worker, served by {server_url}:",
         f"#   pip install -r {server_url}/api/v1/worker/requirements.txt",
-        *(f"{server_url}/api/v1/worker/dist/{filename}" for filename in built),
+        *(f"{server_url}/api/v1/worker/dist/{name}#sha256={wheel.sha256}" for name, wheel in built.items()),
         *sorted({_pinned(requirement) for requirement in third_party}),
     ]
     return "\n".join(lines) + "\n"

@@ -1,5 +1,6 @@
 """Adding a host: whether this server can take remote ones, the commands, and the worker's packages."""
 
+import hashlib
 import io
 import os
 import subprocess
@@ -118,7 +119,7 @@ def test_the_setup_needs_a_signed_in_caller(client: TestClient) -> None:
 # ---- the worker's packages ------------------------------------------------------------------------
 
 
-def test_requirements_name_our_wheels_by_url_and_pin_the_rest(
+def test_requirements_name_our_wheels_by_url_with_their_hash_and_pin_the_rest(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(get_settings(), "public_url", "http://192.0.2.10:8000")
@@ -127,14 +128,49 @@ def test_requirements_name_our_wheels_by_url_and_pin_the_rest(
     assert response.headers["content-type"].startswith("text/plain")
     lines = [line for line in response.text.splitlines() if line and not line.startswith("#")]
     ours = [line for line in lines if "://" in line]
-    assert ours == [
+    assert [line.split("#")[0] for line in ours] == [
         "http://192.0.2.10:8000/api/v1/worker/dist/storbench_fio-0.1.0-py3-none-any.whl",
         "http://192.0.2.10:8000/api/v1/worker/dist/storbench_protocol-0.1.0-py3-none-any.whl",
         "http://192.0.2.10:8000/api/v1/worker/dist/storbench_worker-0.1.0-py3-none-any.whl",
     ]
+    for line in ours:
+        url, fragment = line.split("#")
+        served = client.get(url.replace("http://192.0.2.10:8000", ""))
+        assert served.status_code == 200
+        assert fragment == f"sha256={hashlib.sha256(served.content).hexdigest()}"
     pinned = {line.split("==")[0] for line in lines if "==" in line}
     assert {"celery", "redis", "httpx", "tenacity", "pydantic"} <= pinned
     assert not any(line.startswith("storbench") for line in lines)
+
+
+def test_a_forged_host_header_never_becomes_the_address_hosts_install_from(
+    client: TestClient, owner: Caller, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    forged = {"Host": "evil.example"}
+
+    def setup() -> dict[str, object]:
+        response = client.get("/api/v1/worker/setup", headers={**owner.headers, **forged})
+        assert response.status_code == 200, response.text
+        body: dict[str, object] = response.json()
+        return body
+
+    monkeypatch.setattr(get_settings(), "public_url", "http://192.0.2.10:8000")
+    shown = setup()
+    assert shown["server_url"] == "http://192.0.2.10:8000"
+    assert "evil.example" not in str(shown)
+    created = client.post("/api/v1/enrollment-tokens", json={}, headers={**owner.headers, **forged})
+    assert "evil.example" not in created.json()["command"]
+    requirements = client.get("/api/v1/worker/requirements.txt", headers=forged).text
+    assert "evil.example" not in requirements
+    assert "http://192.0.2.10:8000/api/v1/worker/dist/storbench_fio-" in requirements
+
+    # Without a configured address: the socket the request came in on (the test client's), still
+    # never the Host header.
+    monkeypatch.setattr(get_settings(), "public_url", "")
+    assert setup()["server_url"] == "http://testserver"
+    requirements = client.get("/api/v1/worker/requirements.txt", headers=forged).text
+    assert "evil.example" not in requirements
+    assert "http://testserver/api/v1/worker/dist/storbench_fio-" in requirements
 
 
 def test_an_unknown_wheel_is_404_and_a_bad_name_422(client: TestClient) -> None:
@@ -155,6 +191,7 @@ def test_the_served_wheels_install_a_working_worker_without_the_checkout(
     ]
     wheels: list[str] = []
     for url in urls:
+        url = url.split("#")[0]
         response = client.get(url.replace("http://testserver", ""))
         assert response.status_code == 200
         name = url.rsplit("/", 1)[1]
