@@ -50,6 +50,17 @@ def parse_url(url: str) -> SplitResult:
     return parts
 
 
+# IPv6 prefixes whose addresses carry an IPv4 one and reach it through a relay or gateway: 6to4
+# (2002::/16), Teredo (2001::/32) and NAT64 (64:ff9b::/96, 64:ff9b:1::/48). Python calls 6to4 and
+# NAT64 addresses global, so 2002:7f00:1:: would reach 127.0.0.1 through a relay on the server's
+# network. They are refused outright rather than judged by the IPv4 inside: a Teredo address holds
+# it obfuscated next to its server's, a NAT64 gateway may use a prefix of its own that nothing here
+# knows, and no webhook receiver publishes such an address in place of a native one.
+_TUNNELS = tuple(
+    ipaddress.IPv6Network(network) for network in ("2002::/16", "2001::/32", "64:ff9b::/96", "64:ff9b:1::/48")
+)
+
+
 def _allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
     return [ipaddress.ip_network(n, strict=False) for n in get_settings().webhook_allowed_networks]
 
@@ -60,7 +71,9 @@ def refusal_for_address(address: IPAddress) -> str | None:
         address = address.ipv4_mapped
     if any(address in network for network in _allowed_networks()):
         return None
-    if address.is_loopback:
+    if any(address in network for network in _TUNNELS):
+        kind = "an IPv6 address tunnelling to IPv4 (6to4, Teredo or NAT64)"
+    elif address.is_loopback:
         kind = "a loopback address"
     elif address.is_link_local:
         kind = "a link-local address"

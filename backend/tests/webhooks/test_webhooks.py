@@ -76,6 +76,24 @@ def test_internal_destinations_are_refused_naming_the_url_field(
     assert client.get("/api/v1/webhooks", headers=owner.headers).json()["items"] == []
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[2002:7f00:1::1]/hook",  # 6to4 of 127.0.0.1
+        "http://[2002:a00:1::]/hook",  # 6to4 of 10.0.0.1
+        "http://[2001:0:a00:1::80ff:fffe]/hook",  # Teredo: server 10.0.0.1, client 127.0.0.1
+        "http://[64:ff9b::7f00:1]/hook",  # NAT64 (well-known prefix) of 127.0.0.1
+        "http://[64:ff9b::a00:1]/hook",  # NAT64 of 10.0.0.1
+        "http://[64:ff9b:1::a00:1]/hook",  # NAT64 (local-use prefix) of 10.0.0.1
+    ],
+)
+def test_ipv6_addresses_tunnelling_to_ipv4_are_refused(client: TestClient, owner: Caller, url: str) -> None:
+    response = _register(client, owner, url)
+    assert response.status_code == 422, response.text
+    assert "6to4, Teredo or NAT64" in response.json()["errors"][0]["reason"]
+    assert client.get("/api/v1/webhooks", headers=owner.headers).json()["items"] == []
+
+
 def test_the_operator_setting_allows_a_named_network(
     client: TestClient, owner: Caller, allow_loopback: None
 ) -> None:
