@@ -39,6 +39,19 @@ LOCAL_HOST_NAME = "localhost"
 REDIS_API_USER = "storbench-api"
 
 
+# What the local worker inherits of up.py's environment: the basics any process needs, and the
+# worker's own fio setting. Never the API's secret key, admin password, database URL or broker URL
+# (with the API's full-rights Redis password in remote mode): the worker gets its own broker
+# credential from the server, and fio, run by it, would otherwise hold them too.
+WORKER_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "USER", "LOGNAME")
+WORKER_SETTINGS = ("STORBENCH_WORKER_FIO",)
+
+
+def worker_environment(env: dict[str, str]) -> dict[str, str]:
+    """The local worker's environment: the basics from env, nothing of the API's configuration."""
+    return {name: env[name] for name in (*WORKER_ENVIRONMENT, *WORKER_SETTINGS) if name in env}
+
+
 def say(message: str) -> None:
     print(f"\033[1m==> {message}\033[0m", flush=True)
 
@@ -290,7 +303,7 @@ def main() -> None:
                 "--state-dir",
                 str(DATA / "worker"),
             ],
-            env,
+            worker_environment(env),
         )
         children.append(worker)
         email = env.get("STORBENCH_ADMIN_EMAIL", "admin@storbench.local")

@@ -35,10 +35,23 @@ class FioOutcome:
         return round(100 * self.worker_cpu_s / seconds, 3) if seconds > 0 else None
 
 
+# What fio inherits of the worker's environment: what any process needs, nothing else. The worker's
+# may hold its token (STORBENCH_WORKER_TOKEN) or whatever its service manager gave it, and fio
+# expands ${VARIABLES} in job options and runs as the target's benchmark: it needs none of them.
+FIO_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR")
+
+
+def fio_environment() -> dict[str, str]:
+    """fio's environment: the basics of the worker's own, no secret of it."""
+    return {name: os.environ[name] for name in FIO_ENVIRONMENT if name in os.environ}
+
+
 def fio_version(fio_binary: str = "fio") -> str | None:
     """The installed fio's version string (e.g. fio-3.33), or None when fio is missing."""
     try:
-        done = subprocess.run([fio_binary, "--version"], capture_output=True, text=True, timeout=10)
+        done = subprocess.run(
+            [fio_binary, "--version"], capture_output=True, text=True, timeout=10, env=fio_environment()
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout.strip() or None
@@ -270,6 +283,7 @@ def run_fio(
                     stdout=write_end,
                     stderr=err,
                     stdin=subprocess.DEVNULL,
+                    env=fio_environment(),
                     pass_fds=() if place.directory_fd is None else (place.directory_fd,),
                     preexec_fn=_child_setup(guard, place, cgroup),
                 )

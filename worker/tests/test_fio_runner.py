@@ -100,6 +100,22 @@ def test_a_bad_option_is_reported_on_stderr(tmp_path: Path) -> None:
     assert "sideways" in outcome.stderr_tail
 
 
+def test_fio_gets_none_of_the_workers_secrets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What run_fio starts (here `env` in fio's place, to show what it was given) sees the basics
+    of the worker's environment, never the token or anything else the worker was started with."""
+    monkeypatch.setenv("STORBENCH_WORKER_TOKEN", "sbw_secret-token-value")
+    monkeypatch.setenv("STORBENCH_SECRET_KEY", "the-api-secret-key")
+    monkeypatch.setenv("STORBENCH_BROKER_URL", "redis://storbench-api:redis-password@127.0.0.1:6390/0")
+    argv = ["sh", "-c", "env >&2"]
+    outcome = run_fio(argv, output_dir=tmp_path / "out", should_stop=lambda: False)
+    assert outcome.exit_code == 0
+    given = dict(line.split("=", 1) for line in outcome.stderr_tail.splitlines() if "=" in line)
+    assert given["PATH"] == os.environ["PATH"]
+    assert not [name for name in given if name.startswith("STORBENCH_")]
+    for secret in ("sbw_secret-token-value", "the-api-secret-key", "redis-password"):
+        assert secret not in outcome.stderr_tail
+
+
 # A stand-in for the worker: runs fio through run_fio and says when fio has started.
 _WORKER_SCRIPT = """
 import sys
