@@ -117,6 +117,21 @@ class Settings(BaseSettings):
     schedule_interval: Seconds = timedelta(seconds=20)
     schedule_missed_listed: Annotated[int, Field(ge=1, le=1000)] = 10
 
+    # Quotas per team: what one team may keep, so no team fills the database or the schedulers for
+    # the others. Reaching one answers 409 naming the setting that raises it.
+    quota_saved_views: Annotated[int, Field(ge=1)] = 500
+    quota_schedules: Annotated[int, Field(ge=1)] = 100
+    quota_storage_classes: Annotated[int, Field(ge=1)] = 200
+    quota_webhooks: Annotated[int, Field(ge=1)] = 20
+    # Deliveries waiting to go out; past it, a team's new events are recorded as failed deliveries
+    # (with the reason) instead of queued: the backlog already queued keeps its order and retries.
+    quota_pending_deliveries: Annotated[int, Field(ge=1)] = 10_000
+    # The closest two slots of one schedule may come (an every-minute cron on every host is a
+    # load, not a benchmark). Checked up to an hour apart, so at most an hour.
+    schedule_min_interval: Annotated[Seconds, Field(ge=timedelta(0), le=timedelta(hours=1))] = timedelta(
+        minutes=15
+    )
+
     # Web
     # The address hosts reach this server by (e.g. http://192.0.2.10:8000), shown in the commands
     # that add a host; empty: the address the browser used. `make up REMOTE=1` sets it.
