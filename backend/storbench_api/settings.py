@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     admin_email: str = "admin@storbench.local"
     admin_password: str = DEFAULT_ADMIN_PASSWORD
     default_team_name: str = "Default team"
+    # Who may create teams: only the admin above (the default: on a shared service, teams, and the
+    # hosts they enroll, are the operator's to hand out), or every signed-in user.
+    team_creation: Literal["admins", "everyone"] = "admins"
 
     # Sessions
     token_ttl: Seconds = timedelta(hours=12)
