@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     admin_email: str = "admin@storbench.local"
     admin_password: str = DEFAULT_ADMIN_PASSWORD
     default_team_name: str = "Default team"
+    # Who may create teams: only the admin above (the default: on a shared service, teams, and the
+    # hosts they enroll, are the operator's to hand out), or every signed-in user.
+    team_creation: Literal["admins", "everyone"] = "admins"
 
     # Sessions
     token_ttl: Seconds = timedelta(hours=12)
@@ -116,6 +119,21 @@ class Settings(BaseSettings):
     # outage are listed one by one (the rest are counted).
     schedule_interval: Seconds = timedelta(seconds=20)
     schedule_missed_listed: Annotated[int, Field(ge=1, le=1000)] = 10
+
+    # Quotas per team: what one team may keep, so no team fills the database or the schedulers for
+    # the others. Reaching one answers 409 naming the setting that raises it.
+    quota_saved_views: Annotated[int, Field(ge=1)] = 500
+    quota_schedules: Annotated[int, Field(ge=1)] = 100
+    quota_storage_classes: Annotated[int, Field(ge=1)] = 200
+    quota_webhooks: Annotated[int, Field(ge=1)] = 20
+    # Deliveries waiting to go out; past it, a team's new events are recorded as failed deliveries
+    # (with the reason) instead of queued: the backlog already queued keeps its order and retries.
+    quota_pending_deliveries: Annotated[int, Field(ge=1)] = 10_000
+    # The closest two slots of one schedule may come (an every-minute cron on every host is a
+    # load, not a benchmark). Checked up to an hour apart, so at most an hour.
+    schedule_min_interval: Annotated[Seconds, Field(ge=timedelta(0), le=timedelta(hours=1))] = timedelta(
+        minutes=15
+    )
 
     # Web
     # The address hosts reach this server by (e.g. http://192.0.2.10:8000), shown in the commands

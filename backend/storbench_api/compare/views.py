@@ -9,6 +9,7 @@ from storbench_api.compare.schemas import CompareDirection, CompareFigure, Group
 from storbench_api.compare.service import parse_ids
 from storbench_api.errors import Conflict, Invalid, NotFound
 from storbench_api.models import SavedView, User
+from storbench_api.teams import quotas
 
 _COMPARE_KEYS = frozenset({"ids", "baseline"})
 _GROUP_FILTERS = frozenset(
@@ -101,6 +102,7 @@ def create_view(db: Session, team_id: int, user_id: int, body: SavedViewIn) -> S
     query = _validated(db, team_id, body)
     if repository.view_named(db, team_id, body.name) is not None:
         raise Conflict(f"your team already has a saved view named '{body.name}'; choose another name")
+    quotas.ensure_room(db, team_id, quotas.SAVED_VIEWS, SavedView.team_id)
     view = SavedView(team_id=team_id, name=body.name, kind=body.kind, query=query, created_by_id=user_id)
     db.add(view)
     db.flush()

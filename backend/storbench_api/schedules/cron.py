@@ -7,7 +7,7 @@ in an autumn fall-back runs once (the first occurrence).
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from itertools import islice
+from itertools import islice, pairwise
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from cronsim import CronSim, CronSimError
@@ -111,3 +111,35 @@ def latest_slot_at_or_before(cron: str, timezone: str, now: datetime) -> datetim
     for slot in CronSim(cron, local, reverse=True):
         return slot.astimezone(UTC)
     return None
+
+
+def closest_slots(cron: str) -> timedelta:
+    """The shortest time between two slots of the expression, or an hour when none are closer.
+
+    Read from the minute and hour fields: under an hour apart, two slots fall in one hour or in
+    neighbouring ones (23:00 and 00:00 count as neighbours, whatever the days allow).
+    """
+    sim = CronSim(cron, datetime(2000, 1, 1, tzinfo=UTC))
+    minutes = sorted(sim.minutes)
+    gaps = [b - a for a, b in pairwise(minutes)]
+    if any((hour + 1) % 24 in sim.hours for hour in sim.hours):
+        gaps.append(60 - minutes[-1] + minutes[0])
+    return timedelta(minutes=min([60, *gaps]))
+
+
+def ensure_spaced(cron: str, minimum: timedelta) -> None:
+    """Invalid naming `cron` if two of its slots come closer than minimum."""
+    closest = closest_slots(cron)
+    if closest < minimum:
+        least, apart = int(minimum.total_seconds() // 60), int(closest.total_seconds() // 60)
+        raise Invalid(
+            f"cron '{cron}' fires {apart} min apart; schedules must be "
+            f"at least {least} min apart (STORBENCH_SCHEDULE_MIN_INTERVAL)",
+            [
+                {
+                    "field": "cron",
+                    "value": cron,
+                    "reason": f"two slots come {apart} min apart; at least {least} min",
+                }
+            ],
+        )

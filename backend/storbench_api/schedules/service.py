@@ -17,14 +17,23 @@ from storbench_api.schedules.schemas import (
     ScheduleUpdate,
     SlotPreview,
 )
+from storbench_api.settings import get_settings
 from storbench_api.targets import repository as targets_repository
+from storbench_api.teams import quotas
 
 NEXT_SHOWN = 3
 
 
+def _expression(text: str) -> str:
+    """The normalised expression, if it reads and its slots are far enough apart (else 422)."""
+    expression = cron.normalise_cron(text)
+    cron.ensure_spaced(expression, get_settings().schedule_min_interval)
+    return expression
+
+
 def preview(cron_text: str, timezone: str, count: int = NEXT_SHOWN) -> SlotPreview:
     """The next slots of an expression (422 naming cron or timezone if either is wrong)."""
-    expression = cron.normalise_cron(cron_text)
+    expression = _expression(cron_text)
     cron.zone(timezone)
     return SlotPreview(
         cron=expression,
@@ -68,9 +77,10 @@ def list_schedules(db: Session, team_id: int) -> list[Schedule]:
 
 def create_schedule(db: Session, principal: Principal, body: ScheduleCreate) -> Schedule:
     """A new schedule owing slots from now; its runs start with the creator's rights."""
-    expression = cron.normalise_cron(body.cron)
+    expression = _expression(body.cron)
     cron.zone(body.timezone)
     _check_refs(db, principal.team_id, body.plan_id, body.target_id)
+    quotas.ensure_room(db, principal.team_id, quotas.SCHEDULES, Schedule.team_id)
     schedule = Schedule(
         team_id=principal.team_id,
         name=body.name.strip(),
@@ -106,7 +116,7 @@ def update_schedule(db: Session, principal: Principal, schedule_id: int, body: S
     given = {k for k in body.model_fields_set if getattr(body, k) is not None or k == "label"}
     restart = False
     if "cron" in given and body.cron is not None:
-        expression = cron.normalise_cron(body.cron)
+        expression = _expression(body.cron)
         restart |= expression != schedule.cron
         schedule.cron = expression
     if "timezone" in given and body.timezone is not None:

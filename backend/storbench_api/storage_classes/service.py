@@ -19,6 +19,7 @@ from storbench_api.storage_classes.schemas import (
     StorageClassUpdate,
     Workload,
 )
+from storbench_api.teams import quotas
 
 
 def list_classes(db: Session, team_id: int) -> Sequence[StorageClass]:
@@ -57,6 +58,7 @@ def create_class(db: Session, team_id: int, actor: str, body: StorageClassCreate
     """A team's own class with version 1 of its spec."""
     if repository.class_by_name(db, team_id, body.name) is not None:
         raise Conflict(f"the team already has a storage class named '{body.name}'")
+    quotas.ensure_room(db, team_id, quotas.STORAGE_CLASSES, StorageClass.team_id)
     storage_class = StorageClass(
         team_id=team_id,
         name=body.name,

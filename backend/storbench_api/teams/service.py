@@ -9,10 +9,10 @@ from storbench_api.audit import service as audit
 from storbench_api.auth import repository as auth_repository
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
-from storbench_api.errors import Conflict, Invalid, NotFound, Unauthorized
+from storbench_api.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from storbench_api.models import Invitation, Membership, Role, Team, User
 from storbench_api.security import hash_password, new_token, token_digest, verify_password
-from storbench_api.settings import DEFAULT_ADMIN_PASSWORD
+from storbench_api.settings import DEFAULT_ADMIN_PASSWORD, get_settings
 from storbench_api.teams import repository
 
 
@@ -66,7 +66,13 @@ def teams_of(db: Session, user_id: int) -> Sequence[tuple[Team, Membership]]:
 
 
 def create_team(db: Session, principal: Principal, name: str) -> Team:
-    """A new team owned by the caller."""
+    """A new team owned by the caller, if the instance lets the caller create teams."""
+    settings = get_settings()
+    if settings.team_creation == "admins" and principal.email != settings.admin_email.strip().lower():
+        raise Forbidden(
+            "only the instance's admin creates teams here: ask them for one, or for an invitation "
+            "(STORBENCH_TEAM_CREATION=everyone lets every user create teams)"
+        )
     name = name.strip()
     if repository.team_by_name(db, name) is not None:
         raise Conflict(f"a team named '{name}' already exists")

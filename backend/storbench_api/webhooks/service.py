@@ -13,6 +13,7 @@ from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, NotFound
 from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
 from storbench_api.settings import get_settings
+from storbench_api.teams import quotas
 from storbench_api.webhooks import events, repository, signing
 from storbench_api.webhooks.destination import ensure_acceptable
 from storbench_api.webhooks.schemas import (
@@ -30,13 +31,39 @@ def enqueue_event(db: Session, team_id: int, event: str, payload: dict[str, Any]
     Runs in the caller's transaction (only flushes): the deliveries exist only if the caller
     commits, and the delivery sweep sends them afterwards, out of the request path. A team
     without webhooks records nothing. payload: anything JSON-encodable (datetimes included).
+
+    Once the team has its quota of pending deliveries (a receiver long down), new events are
+    recorded as failed deliveries saying why, rather than queued: the backlog keeps its order and
+    its retries, the owner sees in the delivery log what was dropped, and the table stops growing
+    in pending work the sweep must look through.
     """
     now = utcnow()
     body = jsonable_encoder(payload)
-    for webhook in repository.active_webhooks_of_team(db, team_id):
-        if event in (webhook.events or []):
-            db.add(_new_delivery(webhook, event, body, now=now))
+    subscribed = [w for w in repository.active_webhooks_of_team(db, team_id) if event in (w.events or [])]
+    if not subscribed:
+        return
+    full = quotas.is_full(
+        db,
+        team_id,
+        quotas.PENDING_DELIVERIES,
+        WebhookDelivery.team_id,
+        WebhookDelivery.status == DeliveryStatus.pending,
+    )
+    for webhook in subscribed:
+        delivery = _new_delivery(webhook, event, body, now=now)
+        if full:
+            delivery.status = DeliveryStatus.failed
+            delivery.last_error = _dropped_reason()
+        db.add(delivery)
     db.flush()
+
+
+def _dropped_reason() -> str:
+    quota = quotas.PENDING_DELIVERIES
+    return (
+        f"not sent: the team had {quota.limit()} {quota.what}, its quota (the operator raises "
+        f"{quota.variable})"
+    )
 
 
 def _new_delivery(webhook: Webhook, event: str, payload: dict[str, Any], *, now: datetime) -> WebhookDelivery:
@@ -71,6 +98,7 @@ def create_webhook(db: Session, principal: Principal, body: WebhookCreate) -> tu
     """A new webhook and its secret (the caller shows it once)."""
     url = body.url.strip()
     ensure_acceptable(url)
+    quotas.ensure_room(db, principal.team_id, quotas.WEBHOOKS, Webhook.team_id)
     secret = signing.new_secret()
     webhook = Webhook(
         team_id=principal.team_id,

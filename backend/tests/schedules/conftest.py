@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from storbench_api.models import Host, Plan, Target
 from storbench_api.schedules import scheduler
-from storbench_api.webhooks import delivery
+from storbench_api.webhooks import dispatcher
 from tests.conftest import Caller, make_host, make_target
 
 JOBS = [
@@ -45,4 +45,4 @@ def scheduler_in_test_transaction(connection: Connection, monkeypatch: pytest.Mo
     """The scheduler's sessions join the test's connection (rolled back after the test)."""
     factory = sessionmaker(bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False)
     monkeypatch.setattr(scheduler, "get_sessionmaker", lambda: factory)
-    monkeypatch.setattr(delivery, "get_sessionmaker", lambda: factory)
+    monkeypatch.setattr(dispatcher, "get_sessionmaker", lambda: factory)

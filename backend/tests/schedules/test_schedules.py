@@ -217,6 +217,7 @@ def test_a_long_outage_lists_the_latest_missed_slots_and_counts_the_rest(
     from storbench_api.schedules import scheduler
 
     monkeypatch.setattr(get_settings(), "schedule_missed_listed", 3)
+    monkeypatch.setattr(get_settings(), "schedule_min_interval", timedelta(0))  # an operator may allow it
     monkeypatch.setattr(scheduler, "_COUNT_CAP", 5)  # more slots than the scheduler walks one by one
     schedule = _create(client, owner, setup, cron="* * * * *").json()
     first = db.get_one(Schedule, schedule["id"]).next_fire_at
@@ -243,3 +244,25 @@ def test_a_plan_run_by_a_schedule_is_not_deleted_under_it(
     # Once the schedule is gone the plan can go.
     assert client.delete(f"/api/v1/schedules/{schedule['id']}", headers=owner.headers).status_code == 204
     assert client.delete(f"/api/v1/plans/{setup.plan.id}", headers=owner.headers).status_code == 204
+
+
+@pytest.mark.parametrize("expression", ["* * * * *", "*/5 * * * *", "0,10 3 * * *", "55,5 2,3 * * *"])
+def test_a_cron_firing_closer_than_the_minimum_interval_is_refused(
+    client: TestClient, owner: Caller, setup: Setup, expression: str
+) -> None:
+    refused = _create(client, owner, setup, cron=expression)
+    assert refused.status_code == 422, refused.text
+    assert "at least 15 min apart" in refused.json()["message"]
+    assert refused.json()["errors"][0]["field"] == "cron"
+    schedule = _create(client, owner, setup).json()
+    changed = client.patch(
+        f"/api/v1/schedules/{schedule['id']}", json={"cron": expression}, headers=owner.headers
+    )
+    assert changed.status_code == 422
+
+
+@pytest.mark.parametrize("expression", ["*/15 * * * *", "0,30 3 * * *", "55 2,4 * * *", "50 23 * * *"])
+def test_a_cron_at_least_the_minimum_interval_apart_is_accepted(
+    client: TestClient, owner: Caller, setup: Setup, expression: str
+) -> None:
+    assert _create(client, owner, setup, cron=expression).status_code == 201

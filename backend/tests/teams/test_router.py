@@ -1,9 +1,11 @@
 """Teams, roles, invitations, switching, browser sessions."""
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from storbench_api.models import Role
+from storbench_api.settings import get_settings
 from tests.conftest import Caller, make_caller, make_host
 
 
@@ -23,9 +25,10 @@ def test_an_invitation_link_adds_a_new_account_once(client: TestClient, owner: C
 
 
 def test_a_user_in_two_teams_switches_and_sees_only_that_teams_hosts(
-    client: TestClient, db: Session, owner: Caller
+    client: TestClient, db: Session, owner: Caller, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     make_host(db, team=owner.team, name="in-first-team")
+    monkeypatch.setattr(get_settings(), "team_creation", "everyone")
     second = client.post("/api/v1/teams", json={"name": "second team"}, headers=owner.headers).json()
     assert [t["name"] for t in client.get("/api/v1/hosts", headers=owner.headers).json()["items"]] == [
         "in-first-team"
@@ -116,3 +119,21 @@ def test_password_change_needs_the_current_password(client: TestClient, db: Sess
         "/api/v1/auth/token", data={"username": caller.user.email, "password": "second-password"}
     )
     assert token.status_code == 200
+
+
+def test_only_the_admin_creates_teams_unless_the_instance_lets_everyone(
+    client: TestClient, owner: Caller, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    refused = client.post("/api/v1/teams", json={"name": "side project"}, headers=owner.headers)
+    assert refused.status_code == 403, refused.text
+    assert "STORBENCH_TEAM_CREATION" in refused.json()["message"]
+    assert [t["name"] for t in client.get("/api/v1/teams", headers=owner.headers).json()["items"]] == [
+        owner.team.name
+    ]
+    monkeypatch.setattr(get_settings(), "admin_email", owner.user.email.upper())
+    assert (
+        client.post("/api/v1/teams", json={"name": "side project"}, headers=owner.headers).status_code == 201
+    )
+    monkeypatch.setattr(get_settings(), "admin_email", "someone-else@example.com")
+    monkeypatch.setattr(get_settings(), "team_creation", "everyone")
+    assert client.post("/api/v1/teams", json={"name": "hobby"}, headers=owner.headers).status_code == 201
