@@ -5,8 +5,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response, status
 
 from storbench_api.deps import DB, ReadAccess, WriteAccess
+from storbench_api.errors import Conflict
 from storbench_api.ids import IdPath
-from storbench_api.openapi import rules_beyond_schema
+from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.schedules import service
 from storbench_api.schedules.schemas import (
     FiringList,
@@ -53,6 +54,7 @@ def next_slots(
     response_model=ScheduleOut,
     status_code=status.HTTP_201_CREATED,
     summary="Create a schedule",
+    responses=errors(Conflict),
     openapi_extra=rules_beyond_schema(_CRON_RULES),
 )
 def create_schedule(body: ScheduleCreate, db: DB, principal: WriteAccess) -> ScheduleOut:

@@ -5,7 +5,7 @@ from fastapi import APIRouter, Request, Response, status
 from storbench_api.auth.schemas import TokenOut
 from storbench_api.auth.service import issue_session
 from storbench_api.deps import DB, OwnerAccess, ReadAccess
-from storbench_api.errors import Conflict
+from storbench_api.errors import Conflict, Forbidden
 from storbench_api.ids import IdPath
 from storbench_api.models import Role
 from storbench_api.openapi import errors, rules_beyond_schema
@@ -45,7 +45,7 @@ def list_teams(db: DB, principal: ReadAccess) -> TeamList:
     response_model=TeamOut,
     status_code=status.HTTP_201_CREATED,
     summary="Create a team",
-    responses=errors(Conflict),
+    responses=errors(Conflict, Forbidden),
 )
 def create_team(body: TeamCreate, db: DB, principal: ReadAccess) -> TeamOut:
     """A new team with you as its owner; switch to it with POST /auth/switch-team."""

@@ -37,6 +37,7 @@ def list_webhooks(db: DB, principal: OwnerAccess) -> WebhookList:
     response_model=WebhookCreated,
     status_code=status.HTTP_201_CREATED,
     summary="Register a webhook",
+    responses=errors(Conflict),
     openapi_extra=rules_beyond_schema(
         "the URL's host must resolve, and to a public address: loopback, private and link-local "
         "destinations are refused unless the operator allows them (STORBENCH_WEBHOOK_ALLOWED_NETWORKS)"

@@ -9891,6 +9891,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description The request body is larger than this operation accepts */
             413: {
                 headers: {
@@ -10978,7 +10987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            /** @description Valid credentials without the right to do this; or: signed in, but without the right to do this (role, or a browser session's CSRF token) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11704,6 +11713,15 @@ export interface operations {
             };
             /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
