@@ -1,5 +1,6 @@
-"""Password hashing and opaque bearer tokens (only their SHA-256 is ever stored)."""
+"""Password hashing, opaque bearer tokens (only their SHA-256 is ever stored), sealed secrets."""
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -9,8 +10,10 @@ from contextlib import contextmanager
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 from storbench_api.errors import DomainError
+from storbench_api.settings import get_settings
 
 _hasher = PasswordHasher()
 # Verified against when the email is unknown, so both paths cost the same.
@@ -94,3 +97,38 @@ def same_secret(a: str, b: str) -> bool:
 def keyed_name(secret: str, purpose: str, length: int = 20) -> str:
     """A name nobody without the secret can predict (hex, `length` characters)."""
     return hmac.new(secret.encode(), purpose.encode(), hashlib.sha256).hexdigest()[:length]
+
+
+# Sealing: secrets the server must read back (webhook signing secrets), encrypted at rest with a
+# key derived from STORBENCH_SECRET_KEY, so a copy of the database alone does not give them away.
+_SEALING_PURPOSE = b"storbench webhook secrets"
+
+
+class Unsealable(Exception):
+    """A sealed value none of the server's keys (current or previous) opens."""
+
+
+def _fernet(server_key: str) -> Fernet:
+    digest = hashlib.sha256(_SEALING_PURPOSE + server_key.encode()).digest()
+    return Fernet(base64.urlsafe_b64encode(digest))
+
+
+def _sealer(current: str, previous: list[str]) -> MultiFernet:
+    return MultiFernet([_fernet(key) for key in [current, *previous]])
+
+
+def seal(plain: str) -> str:
+    """plain encrypted (Fernet, authenticated) under the current server key."""
+    return _fernet(get_settings().secret_key).encrypt(plain.encode()).decode()
+
+
+def unseal(sealed: str) -> str:
+    """What seal sealed, opened with the current server key or one of the previous ones."""
+    settings = get_settings()
+    try:
+        return _sealer(settings.secret_key, settings.previous_secret_keys).decrypt(sealed.encode()).decode()
+    except InvalidToken as exc:
+        raise Unsealable(
+            "sealed under a server key that is neither STORBENCH_SECRET_KEY nor one of "
+            "STORBENCH_PREVIOUS_SECRET_KEYS"
+        ) from exc

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, computed_field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -15,6 +15,13 @@ def _plain_number_is_seconds(value: object) -> object:
     """Let STORBENCH_HEARTBEAT_INTERVAL=10 mean ten seconds."""
     if isinstance(value, str) and value.strip().replace(".", "", 1).isdigit():
         return float(value)
+    return value
+
+
+def _comma_separated(value: object) -> object:
+    """Let STORBENCH_PREVIOUS_SECRET_KEYS=old2,old1 mean a list (blank entries dropped)."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
     return value
 
 
@@ -36,6 +43,9 @@ class Settings(BaseSettings):
     # What workers are told to connect to; defaults to broker_url.
     worker_broker_url: str = ""
     secret_key: str = DEFAULT_SECRET
+    # Former secret keys, comma-separated, newest first: what was sealed under them (webhook
+    # signing secrets) still opens after STORBENCH_SECRET_KEY changes; sealing uses secret_key.
+    previous_secret_keys: Annotated[list[str], NoDecode, BeforeValidator(_comma_separated)] = []
 
     # First admin, created when the database has no user yet
     admin_email: str = "admin@storbench.local"

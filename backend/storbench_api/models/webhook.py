@@ -27,8 +27,9 @@ class Webhook(TimestampMixin, Base):
     team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
     url: Mapped[str] = mapped_column(String(2000))
     description: Mapped[str | None] = mapped_column(String(200))
-    # The HMAC key: the server must sign with it, so it is kept (not hashed); shown once at creation.
-    secret: Mapped[str] = mapped_column(String(128))
+    # The HMAC key, sealed (security.seal): the server must sign with it, so it is kept encrypted
+    # rather than hashed; shown once at creation and at each rotation.
+    secret: Mapped[str] = mapped_column(String(256))
     # Event names this webhook receives (e.g. "change_point.regression").
     events: Mapped[list[str]] = mapped_column(JSON, default=list)
     active: Mapped[bool] = mapped_column(default=True, server_default=true())

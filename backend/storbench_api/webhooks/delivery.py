@@ -25,6 +25,7 @@ import httpx
 from sqlalchemy.orm import Session
 
 from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
+from storbench_api.security import Unsealable, unseal
 from storbench_api.settings import get_settings
 from storbench_api.webhooks import repository, signing
 from storbench_api.webhooks.destination import DestinationRefused, resolve
@@ -43,7 +44,9 @@ class ClaimedDelivery:
     delivery_uid: str
     event: str
     url: str
-    secret: str
+    # The signing secret, unsealed at claim time (never stored in the clear); None when no server
+    # key opens it (STORBENCH_SECRET_KEY changed without the old one among the previous keys).
+    secret: str | None
     body: bytes
     attempt: int
 
@@ -113,13 +116,21 @@ def claim_due(
                 delivery_uid=row.delivery_uid,
                 event=row.event,
                 url=webhook.url,
-                secret=webhook.secret,
+                secret=_signing_secret(webhook),
                 body=envelope(row),
                 attempt=row.attempts,
             )
         )
     db.flush()
     return claimed
+
+
+def _signing_secret(webhook: Webhook) -> str | None:
+    try:
+        return unseal(webhook.secret)
+    except Unsealable:
+        log.warning("webhook %s: its secret cannot be unsealed with the server's keys", webhook.id)
+        return None
 
 
 def record_outcome(db: Session, delivery_id: int, outcome: Outcome, now: datetime) -> None:
@@ -163,15 +174,23 @@ def _over_deadline(deadline: float) -> Outcome:
 
 async def post(delivery: ClaimedDelivery) -> Outcome:
     """POST the delivery to the checked address of its URL, all of it within webhook_timeout."""
+    secret = delivery.secret
+    if secret is None:
+        return Outcome(
+            delivered=False,
+            error="not sent: the webhook's secret was sealed under a server key that is no longer "
+            "configured (put the old STORBENCH_SECRET_KEY in STORBENCH_PREVIOUS_SECRET_KEYS, or "
+            "rotate the webhook's secret)",
+        )
     deadline = get_settings().webhook_timeout.total_seconds()
     try:
         async with asyncio.timeout(deadline):
-            return await _attempt(delivery, deadline)
+            return await _attempt(delivery, secret, deadline)
     except TimeoutError:
         return _over_deadline(deadline)
 
 
-async def _attempt(delivery: ClaimedDelivery, deadline: float) -> Outcome:
+async def _attempt(delivery: ClaimedDelivery, secret: str, deadline: float) -> Outcome:
     """One POST to the checked address, no redirects; the caller bounds its duration."""
     try:
         # getaddrinfo blocks: in a thread, so a slow resolver holds this delivery, not the others.
@@ -183,7 +202,7 @@ async def _attempt(delivery: ClaimedDelivery, deadline: float) -> Outcome:
     literal = f"[{address}]" if address.version == 6 else str(address)
     pinned = parts._replace(netloc=f"{literal}:{destination.port}").geturl()
     headers = signing.delivery_headers(
-        secret=delivery.secret,
+        secret=secret,
         event=delivery.event,
         delivery_uid=delivery.delivery_uid,
         timestamp=int(time.time()),

@@ -72,6 +72,16 @@ def update_webhook(webhook_id: IdPath, body: WebhookUpdate, db: DB, principal: O
     return service.describe_webhook(db, webhook)
 
 
+@router.post(
+    "/{webhook_id}/rotate-secret", response_model=WebhookCreated, summary="Replace a webhook's secret"
+)
+def rotate_secret(webhook_id: IdPath, db: DB, principal: OwnerAccess) -> WebhookCreated:
+    """The new signing secret is in this response only; deliveries sent from now on are signed with it."""
+    webhook, secret = service.rotate_secret(db, principal, webhook_id)
+    db.commit()
+    return WebhookCreated(**service.describe_webhook(db, webhook).model_dump(), secret=secret)
+
+
 @router.delete("/{webhook_id}", status_code=204, summary="Delete a webhook")
 def delete_webhook(webhook_id: IdPath, db: DB, principal: OwnerAccess) -> Response:
     """The webhook and its delivery log are removed."""

@@ -12,6 +12,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, NotFound
 from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
+from storbench_api.security import seal
 from storbench_api.settings import get_settings
 from storbench_api.teams import quotas
 from storbench_api.webhooks import events, repository, signing
@@ -104,7 +105,7 @@ def create_webhook(db: Session, principal: Principal, body: WebhookCreate) -> tu
         team_id=principal.team_id,
         url=url,
         description=body.description,
-        secret=secret,
+        secret=seal(secret),
         events=sorted(set(body.events)),
         active=body.active,
         created_by_id=principal.user_id,
@@ -148,6 +149,26 @@ def update_webhook(db: Session, principal: Principal, webhook_id: int, body: Web
         changed=sorted(given),
     )
     return webhook
+
+
+def rotate_secret(db: Session, principal: Principal, webhook_id: int) -> tuple[Webhook, str]:
+    """A new signing secret for the webhook (the caller shows it once); the old one stops at once.
+
+    Deliveries read the secret when they are sent, so pending ones are signed with the new one too.
+    """
+    webhook = get_webhook(db, principal.team_id, webhook_id)
+    secret = signing.new_secret()
+    webhook.secret = seal(secret)
+    db.flush()
+    audit.record(
+        db,
+        team_id=principal.team_id,
+        actor=principal.actor,
+        action="webhook.secret_rotated",
+        resource_type="webhook",
+        resource_id=webhook.id,
+    )
+    return webhook, secret
 
 
 def delete_webhook(db: Session, principal: Principal, webhook_id: int) -> None:
