@@ -8,6 +8,7 @@
  * test checks that the server serves what it installs.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -81,9 +82,16 @@ test("a second host joins with the command the Hosts page shows, and runs a job"
     // What the install line installs is there, at the address the page gives.
     const requirements = await request.get(`${serverUrl}/api/v1/worker/requirements.txt`);
     expect(requirements.ok()).toBeTruthy();
-    const wheels = (await requirements.text()).split("\n").filter((line) => line.endsWith(".whl"));
+    // Each wheel link carries the sha256 pip checks the download against: it is the served file's.
+    const lines = (await requirements.text()).split("\n");
+    const wheels = lines.filter((line) => /\.whl#sha256=[0-9a-f]{64}$/.test(line));
     expect(wheels).toHaveLength(3);
-    for (const wheel of wheels) expect((await request.get(wheel)).ok()).toBeTruthy();
+    for (const wheel of wheels) {
+      const [url, digest] = wheel.split("#sha256=");
+      const served = await request.get(url);
+      expect(served.ok()).toBeTruthy();
+      expect(crypto.createHash("sha256").update(await served.body()).digest("hex")).toBe(digest);
+    }
 
     // The second worker: the page's command, with the directory and the token file filled in.
     const filled = [writeToken, start]
