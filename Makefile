@@ -114,7 +114,7 @@ test-backend: python-deps services
 	@echo "==> backend tests (PostgreSQL, Redis, real worker processes, real fio)"
 	@mkdir -p var; \
 	  (cd backend && STORBENCH_TEST_DB=$${STORBENCH_TEST_DB:-storbench_test}_it \
-	    STORBENCH_TEST_REDIS_URL=redis://127.0.0.1:6379/8 \
+	    STORBENCH_TEST_REDIS_URL=$${STORBENCH_TEST_REDIS:-redis://127.0.0.1:6379}/8 \
 	    ../$(PYTEST) -q tests/integration >../var/backend-integration-tests.log 2>&1) & integration=$$!; \
 	  rest=0; (cd backend && ../$(PYTEST) -q --ignore=tests/integration) || rest=$$?; \
 	  status=0; wait $$integration || status=$$?; \

@@ -12,7 +12,9 @@ from tests.support.postgres import fresh_database
 # Its own database per test session (STORBENCH_TEST_DB to choose it), so two sessions never collide.
 TEST_DB_URL = fresh_database(os.environ.get("STORBENCH_TEST_DB", "storbench_test"))
 os.environ["STORBENCH_DATABASE_URL"] = TEST_DB_URL
-os.environ["STORBENCH_BROKER_URL"] = os.environ.get("STORBENCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+os.environ["STORBENCH_BROKER_URL"] = os.environ.get(
+    "STORBENCH_TEST_REDIS_URL", os.environ.get("STORBENCH_TEST_REDIS", "redis://127.0.0.1:6379") + "/15"
+)
 os.environ["STORBENCH_SECRET_KEY"] = "test-secret"
 os.environ["STORBENCH_ADMIN_PASSWORD"] = "test-admin-password"
 

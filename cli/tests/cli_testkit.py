@@ -43,7 +43,9 @@ free_port = _stack.free_port
 
 # Overridable so that several developers' test runs share one PostgreSQL and Redis.
 DATABASE = os.environ.get("STORBENCH_CLI_TEST_DB", "storbench_cli_test")
-BROKER_URL = os.environ.get("STORBENCH_CLI_TEST_REDIS_URL", "redis://127.0.0.1:6379/7")
+BROKER_URL = os.environ.get(
+    "STORBENCH_CLI_TEST_REDIS_URL", os.environ.get("STORBENCH_TEST_REDIS", "redis://127.0.0.1:6379") + "/7"
+)
 STORBENCH = Path(sys.executable).parent / "storbench"
 HOST_NAME = "cli-host"
 TARGET_NAME = "cli-scratch"

@@ -19,7 +19,10 @@ from tests.support.redis_server import PrivateRedis
 from tests.support.stack import free_port
 
 # A Redis database of this test file's own (conftest's is 15; 11-14 belong to other suites).
-REDIS_URL = os.environ.get("STORBENCH_TEST_REDIS_URL_LIMITER", "redis://127.0.0.1:6379/10")
+REDIS_URL = os.environ.get(
+    "STORBENCH_TEST_REDIS_URL_LIMITER",
+    os.environ.get("STORBENCH_TEST_REDIS", "redis://127.0.0.1:6379") + "/10",
+)
 
 
 @pytest.fixture

@@ -15,7 +15,9 @@ from storbench_api.hosts import broker_access
 from storbench_api.models import Host
 from tests.conftest import Caller, make_host
 
-ADMIN_URL = os.environ.get("STORBENCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+ADMIN_URL = os.environ.get(
+    "STORBENCH_TEST_REDIS_URL", os.environ.get("STORBENCH_TEST_REDIS", "redis://127.0.0.1:6379") + "/15"
+)
 
 
 def _as_host(client: TestClient, token: str) -> dict[str, Any]:

@@ -12,7 +12,9 @@ import redis
 from tests.support.postgres import fresh_database
 from tests.support.stack import Stack, running_stack
 
-BROKER_URL = os.environ.get("STORBENCH_TEST_REDIS_URL_BURST", "redis://127.0.0.1:6379/13")
+BROKER_URL = os.environ.get(
+    "STORBENCH_TEST_REDIS_URL_BURST", os.environ.get("STORBENCH_TEST_REDIS", "redis://127.0.0.1:6379") + "/13"
+)
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,10 @@ from storbench_api.security import keyed_name
 from tests.support.postgres import fresh_database
 from tests.support.stack import Stack, fio_working_in, running_stack
 
-BROKER_URL = os.environ.get("STORBENCH_TEST_REDIS_URL_CONFINE", "redis://127.0.0.1:6379/12")
+BROKER_URL = os.environ.get(
+    "STORBENCH_TEST_REDIS_URL_CONFINE",
+    os.environ.get("STORBENCH_TEST_REDIS", "redis://127.0.0.1:6379") + "/12",
+)
 SAFE = {"name": "w", "rw": "write", "bs": "4k", "size": "1m", "runtime": 1, "ioengine": "psync"}
 
 

@@ -19,7 +19,9 @@ from tests.support.edge_attacks import answer_until_closed, gzip_bomb, rss_bytes
 from tests.support.postgres import fresh_database
 from tests.support.stack import Stack, running_stack
 
-BROKER_URL = os.environ.get("STORBENCH_TEST_REDIS_URL_EDGE", "redis://127.0.0.1:6379/6")
+BROKER_URL = os.environ.get(
+    "STORBENCH_TEST_REDIS_URL_EDGE", os.environ.get("STORBENCH_TEST_REDIS", "redis://127.0.0.1:6379") + "/6"
+)
 DATABASE = os.environ.get("STORBENCH_TEST_DB", "storbench_test") + "_edge"
 BODY_GRACE_S = 20
 HEADER_TIMEOUT_S = 3

@@ -33,7 +33,9 @@ from tests.support.fio import quick_randread
 from tests.support.postgres import fresh_database
 from tests.support.stack import free_port
 
-REDIS_URL = os.environ.get("STORBENCH_TEST_REDIS_URL_LIVE", "redis://127.0.0.1:6379/9")
+REDIS_URL = os.environ.get(
+    "STORBENCH_TEST_REDIS_URL_LIVE", os.environ.get("STORBENCH_TEST_REDIS", "redis://127.0.0.1:6379") + "/9"
+)
 JOB = {"name": "live-read", "rw": "randread", "bs": "4k", "size": "16m", "runtime": 30, "time_based": True}
 PROGRESS_REPORTS = 5
 WAIT_S = 10.0

@@ -17,7 +17,7 @@ import redis
 from tests.support.postgres import fresh_database
 from tests.support.stack import Stack, fio_working_in, running_stack
 
-BROKER_URL = "redis://127.0.0.1:6379/11"
+BROKER_URL = os.environ.get("STORBENCH_TEST_REDIS", "redis://127.0.0.1:6379") + "/11"
 HOSTS = ("client-a", "client-b", "client-c")
 JOB = {
     "name": "shared-randread",

@@ -12,7 +12,9 @@ import redis
 from tests.support.postgres import fresh_database
 from tests.support.stack import Stack, fio_working_in, running_stack
 
-BROKER_URL = os.environ.get("STORBENCH_TEST_REDIS_URL_IT", "redis://127.0.0.1:6379/14")
+BROKER_URL = os.environ.get(
+    "STORBENCH_TEST_REDIS_URL_IT", os.environ.get("STORBENCH_TEST_REDIS", "redis://127.0.0.1:6379") + "/14"
+)
 QUICK_JOB = {
     "name": "randread-4k",
     "rw": "randread",
