@@ -1,8 +1,7 @@
-"""Typed model of one fio job section, with fio's own value grammar."""
+"""Typed model of one fio job section: each option's type and bounds (values read by job_values)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
@@ -10,16 +9,33 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 
 from storbench_fio.engines import IoEngine
 from storbench_fio.errors import FioJobError, OptionError
-from storbench_fio.options import RW_ALIASES, canonical_option_name, unknown_option_reason
-from storbench_fio.units import (
-    parse_bool,
-    parse_percent,
-    parse_seconds,
-    parse_size,
+from storbench_fio.job_values import (
+    BOOL_FIELDS,
+    COUNT_FIELDS,
+    SECONDS_FIELDS,
+    SIZE_FIELDS,
+    bare_to_true,
+    read_bssplit,
+    read_count,
+    read_distribution,
+    read_fallocate,
+    read_flag,
+    read_job_name,
+    read_percentile_list,
+    read_rw,
+    read_seconds,
+    read_single_line,
+    read_size,
+    read_size_or_percent,
+    read_steady_state,
+    read_sync,
 )
+from storbench_fio.options import canonical_option_name, unknown_option_reason
 
 __all__ = [
     "BOOL_FIELDS",
+    "SECONDS_FIELDS",
+    "SIZE_FIELDS",
     "FioJob",
     "FioJobError",
     "IoEngine",
@@ -65,83 +81,6 @@ _MAX_JOBS = 4096  # fio's own REAL_MAX_JOBS
 _MAX_IODEPTH = 65536
 _MAX_SECONDS = 30 * 86400
 _MAX_NRFILES = 10_000_000
-
-# Letters, digits, blanks inside ("random read") and . _ + - /: fio names the job's files after it
-# in the run directory when no filename is given, so no '..' part and no leading '/'.
-_NAME_RE = re.compile(r"[A-Za-z0-9._+/-](?:[A-Za-z0-9 ._+/-]{0,62}[A-Za-z0-9._+/-])?")
-_SS_RE = re.compile(r"(iops|iops_slope|bw|bw_slope):\d+(\.\d+)?%?", re.IGNORECASE)
-_DIST_RE = re.compile(
-    r"random|(zipf|pareto|normal|gauss):\d+(\.\d+)?(:\d+(\.\d+)?)?|zoned(_abs)?:[0-9a-z/:.%]+",
-    re.IGNORECASE,
-)
-
-SIZE_FIELDS = frozenset({"bs", "filesize", "io_size", "rate", "blockalign", "offset_increment"})
-SECONDS_FIELDS = frozenset({"runtime", "ramp_time", "startdelay", "ss_dur", "ss_ramp"})
-COUNT_FIELDS = frozenset(
-    {
-        "iodepth",
-        "numjobs",
-        "nrfiles",
-        "openfiles",
-        "loops",
-        "fsync",
-        "fdatasync",
-        "log_avg_msec",
-        "rwmixread",
-        "rwmixwrite",
-        "iodepth_batch_submit",
-        "iodepth_batch_complete_min",
-        "iodepth_batch_complete_max",
-        "iodepth_low",
-        "number_ios",
-        "rate_iops",
-        "randseed",
-        "percentage_random",
-        "buffer_compress_percentage",
-        "dedupe_percentage",
-    }
-)
-BOOL_FIELDS = frozenset(
-    {
-        "time_based",
-        "direct",
-        "buffered",
-        "thread",
-        "group_reporting",
-        "randrepeat",
-        "allrandrepeat",
-        "norandommap",
-        "refill_buffers",
-        "zero_buffers",
-        "scramble_buffers",
-        "unique_filename",
-        "end_fsync",
-        "fsync_on_close",
-        "invalidate",
-        "stonewall",
-        "new_group",
-        "lat_percentiles",
-        "clat_percentiles",
-        "slat_percentiles",
-        "disable_lat",
-        "disable_clat",
-        "disable_slat",
-        "create_on_open",
-        "overwrite",
-        "hipri",
-        "fixedbufs",
-        "registerfiles",
-        "sqthread_poll",
-        "unlink",
-        "do_verify",
-        "verify_fatal",
-        "gtod_reduce",
-        "per_job_logs",
-        "log_offset",
-        "log_unix_epoch",
-        "bs_unaligned",
-    }
-)
 
 
 class FioJob(BaseModel):
@@ -241,40 +180,21 @@ class FioJob(BaseModel):
     filename: str | None = Field(default=None, min_length=1, max_length=4096)
     directory: str | None = Field(default=None, min_length=1, max_length=4096)
 
+    # What a user wrote, in fio's words, read into the value each field holds (job_values).
     @field_validator("name", mode="before")
     @classmethod
     def _check_name(cls, value: object) -> object:
-        if isinstance(value, str) and (
-            not _NAME_RE.fullmatch(value) or value.startswith("/") or ".." in value.split("/")
-        ):
-            raise ValueError(
-                "job name must be 1-64 characters of A-Z a-z 0-9 . _ + - / and blanks inside, "
-                "with no '..' part and no leading '/'"
-            )
-        if isinstance(value, str) and value.lower().startswith("global"):
-            # fio reads any section or --name starting with "global" as options for every later job.
-            raise ValueError(
-                "a job name must not start with 'global' (fio would read it as global options)"
-            )
-        return value
+        return read_job_name(value)
 
     @field_validator("description", "filename", "directory", mode="before")
     @classmethod
     def _single_line(cls, value: object) -> object:
-        # A newline or NUL would let a value smuggle extra options into a rendered job file.
-        if isinstance(value, str) and any(c in value for c in "\n\r\x00"):
-            raise ValueError("must be a single line without control characters")
-        return value
+        return read_single_line(value)
 
     @field_validator("rw", mode="before")
     @classmethod
     def _normalise_rw(cls, value: object) -> object:
-        if not isinstance(value, str):
-            return value
-        text = value.strip().lower()
-        if ":" in text:
-            raise ValueError("rw offset modifiers (e.g. randread:8) are not supported")
-        return RW_ALIASES.get(text, text)
+        return read_rw(value)
 
     @field_validator("ioengine", "verify", "file_service_type", mode="before")
     @classmethod
@@ -291,102 +211,59 @@ class FioJob(BaseModel):
     @field_validator(*sorted(SIZE_FIELDS), mode="before")
     @classmethod
     def _parse_size_field(cls, value: object, info: ValidationInfo) -> object:
-        if value is None or isinstance(value, bool):
-            return value
-        if isinstance(value, str) and ("," in value or "-" in value.strip()[1:]):
-            raise ValueError("per-direction values and ranges are not supported; give one value")
-        return parse_size(value, kb_base=_kb_base(info), allow_zero=info.field_name == "blockalign")
+        allow_zero = info.field_name == "blockalign"
+        return read_size(value, kb_base=_kb_base(info), allow_zero=allow_zero)
 
     @field_validator("size", "offset", mode="before")
     @classmethod
     def _parse_size_or_percent(cls, value: object, info: ValidationInfo) -> object:
-        if isinstance(value, str):
-            pct = parse_percent(value)
-            if pct is not None:
-                return f"{pct}%"
-        if value is None or isinstance(value, bool):
-            return value
-        return parse_size(value, kb_base=_kb_base(info), allow_zero=info.field_name == "offset")
+        allow_zero = info.field_name == "offset"
+        return read_size_or_percent(value, kb_base=_kb_base(info), allow_zero=allow_zero)
 
     @field_validator(*sorted(SECONDS_FIELDS), mode="before")
     @classmethod
     def _parse_seconds_field(cls, value: object) -> object:
-        if value is None or isinstance(value, bool):
-            return value
-        if isinstance(value, str) and "-" in value.strip()[1:]:
-            raise ValueError("ranges are not supported; give one value")
-        return parse_seconds(value)
+        return read_seconds(value)
 
     @field_validator(*sorted(COUNT_FIELDS), mode="before")
     @classmethod
     def _parse_count_field(cls, value: object) -> object:
-        if isinstance(value, str):
-            if "," in value:
-                raise ValueError("per-direction values are not supported; give one value")
-            return parse_size(value, allow_zero=True)
-        return value
+        return read_count(value)
 
     @field_validator(*sorted(BOOL_FIELDS), mode="before")
     @classmethod
     def _parse_bool_field(cls, value: object) -> object:
-        return parse_bool(value) if value is not None else None
+        return read_flag(value)
 
     @field_validator("fallocate", mode="before")
     @classmethod
     def _normalise_fallocate(cls, value: object) -> object:
-        if isinstance(value, bool | int | str):
-            # fio's backwards-compatible aliases: 0 is none, 1 is posix.
-            text = str(int(value)) if isinstance(value, bool | int) else value.strip().lower()
-            return {"0": "none", "1": "posix"}.get(text, text)
-        return value
+        return read_fallocate(value)
 
     @field_validator("sync", mode="before")
     @classmethod
     def _normalise_sync(cls, value: object) -> object:
-        if isinstance(value, str):
-            text = value.strip().lower()
-            if text in ("sync", "dsync"):
-                return text
-            if text == "none":
-                return False
-            return parse_bool(text)
-        return value
+        return read_sync(value)
 
     @field_validator("percentile_list", mode="before")
     @classmethod
     def _split_percentiles(cls, value: object) -> object:
-        if isinstance(value, str):
-            value = [p for p in value.split(":") if p.strip()]
-        if isinstance(value, list):
-            if not value or len(value) > 20:
-                raise ValueError("give 1 to 20 percentiles")
-            for item in value:
-                number = float(item)
-                if not 0 < number <= 100:
-                    raise ValueError(f"percentile {item} is outside (0, 100]")
-        return value
+        return read_percentile_list(value)
 
     @field_validator("bssplit", mode="before")
     @classmethod
     def _check_bssplit(cls, value: object, info: ValidationInfo) -> object:
-        if isinstance(value, str):
-            validate_bssplit(value, kb_base=_kb_base(info))
-            return value.strip()
-        return value
+        return read_bssplit(value, kb_base=_kb_base(info))
 
     @field_validator("ss", mode="before")
     @classmethod
     def _check_ss(cls, value: object) -> object:
-        if isinstance(value, str) and not _SS_RE.fullmatch(value.strip()):
-            raise ValueError("expected criterion:limit with iops, iops_slope, bw or bw_slope")
-        return value.strip().lower() if isinstance(value, str) else value
+        return read_steady_state(value)
 
     @field_validator("random_distribution", mode="before")
     @classmethod
     def _check_distribution(cls, value: object) -> object:
-        if isinstance(value, str) and not _DIST_RE.fullmatch(value.strip()):
-            raise ValueError("expected random, zipf:N, pareto:N, normal:N or zoned:...")
-        return value
+        return read_distribution(value)
 
     def fio_options(self) -> dict[str, Any]:
         """The options that were set, by fio name, in declaration order (name first)."""
@@ -398,42 +275,6 @@ def _kb_base(info: ValidationInfo) -> int:
     """The kb_base already validated on this job (fio's default is 1024)."""
     base = info.data.get("kb_base")
     return base if isinstance(base, int) else 1024
-
-
-def validate_bssplit(value: str, *, kb_base: int = 1024) -> None:
-    """Refuse a bssplit fio would refuse: bad sizes, percentages over 100, >64 entries."""
-    groups = value.strip().split(",")
-    if len(groups) > 3:
-        raise ValueError("at most three comma-separated groups (read, write, trim)")
-    for group in groups:
-        if not group.strip():
-            if len(groups) == 1:
-                raise ValueError("empty bssplit")
-            continue
-        entries = group.split(":")
-        if len(entries) > 64:
-            raise ValueError("fio supports at most 64 block sizes per direction")
-        total = 0
-        for entry in entries:
-            size_text, _, pct_text = entry.partition("/")
-            parse_size(size_text.strip(), kb_base=kb_base)
-            if pct_text.strip():
-                if not pct_text.strip().isdigit():
-                    raise ValueError(f"percentage in {entry!r} is not a whole number")
-                total += int(pct_text)
-        if total > 100:
-            raise ValueError(f"percentages add up to {total}, more than 100")
-
-
-def _bare_to_true(key: str, value: object) -> object:
-    """A bare option (`key` with no value) means 1 for booleans; elsewhere it's an error."""
-    if value is None or (isinstance(value, str) and value == ""):
-        if key in BOOL_FIELDS:
-            return True
-        if key == "sync":
-            return True
-        raise ValueError("this option needs a value")
-    return value
 
 
 def validate_job_dict(d: Mapping[str, object]) -> FioJob:
@@ -450,7 +291,7 @@ def validate_job_dict(d: Mapping[str, object]) -> FioJob:
             )
             continue
         try:
-            clean[key] = _bare_to_true(key, value)
+            clean[key] = bare_to_true(key, value)
         except ValueError as exc:
             errors.append(OptionError(option=key, value="", reason=str(exc)))
     try:
