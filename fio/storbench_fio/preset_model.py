@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, field_serializer
 from storbench_fio.budget import footprint_bytes
 from storbench_fio.job import FioJob, validate_job_dict
 
-__all__ = ["ExpectedFigure", "Measure", "Preset", "build_preset"]
+__all__ = ["ExpectedFigure", "Measure", "Preset", "build_preset", "expected_figure"]
 
 Measure = Literal["latency", "iops", "throughput"]
 # expected: what the publisher says one client host should see; measured: what the source measured
@@ -63,6 +63,13 @@ class Preset(BaseModel):
     def resolved_jobs(self) -> list[FioJob]:
         """The complete jobs (global options are merged in when the preset is built)."""
         return list(self.jobs)
+
+
+def expected_figure(
+    value: float, unit: str, note: str | None = None, **extra: object
+) -> ExpectedFigure:
+    """A figure as its source prints it (extra: basis, job)."""
+    return ExpectedFigure.model_validate({"value": value, "unit": unit, "note": note, **extra})
 
 
 def build_preset(
