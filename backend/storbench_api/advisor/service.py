@@ -7,7 +7,9 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy.orm import Session
 
-from storbench_api.advisor.findings import Evidence, Finding, MeasuredDirection, advise, judgements
+from storbench_api.advisor.advice import advise
+from storbench_api.advisor.evidence import Evidence, MeasuredDirection, judgements
+from storbench_api.advisor.findings import Finding
 from storbench_api.models import Target
 from storbench_api.models.storage_class import StorageClassSpec
 from storbench_api.storage_classes import repository as storage_classes_repository

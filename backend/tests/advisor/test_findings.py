@@ -5,7 +5,9 @@ from typing import Any
 
 import pytest
 
-from storbench_api.advisor.findings import Evidence, MeasuredDirection, Severity, advise
+from storbench_api.advisor.advice import advise
+from storbench_api.advisor.evidence import Evidence, MeasuredDirection
+from storbench_api.advisor.findings import Severity
 from storbench_api.storage_classes.expected import Provisioned, expected_figures
 from storbench_api.storage_classes.schemas import Expectation, Metric, SpecIn
 from storbench_protocol.facts import HostFacts, HostMount, HostNic
