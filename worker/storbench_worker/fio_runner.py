@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from storbench_worker.limits import FioCgroup, FioLimits
 from storbench_worker.progress import StatusStream
@@ -266,7 +267,6 @@ def run_fio(
     output_dir.mkdir(parents=True, exist_ok=True)
     stream = stream or StatusStream()
     stderr_path = output_dir / "fio-stderr.txt"
-    cancelled = False
     cgroup = FioCgroup(place.limits) if place.limits is not None else None
     guard = GroupGuard()  # before the start moment: starting it costs fio's start nothing
     read_end, write_end = os.pipe()
@@ -276,19 +276,7 @@ def run_fio(
         with stderr_path.open("wb") as err:
             if start_at is not None:
                 wait_until(start_at)
-            try:
-                process = subprocess.Popen(
-                    list(argv),
-                    cwd=output_dir,
-                    stdout=write_end,
-                    stderr=err,
-                    stdin=subprocess.DEVNULL,
-                    env=fio_environment(),
-                    pass_fds=() if place.directory_fd is None else (place.directory_fd,),
-                    preexec_fn=_child_setup(guard, place, cgroup),
-                )
-            finally:
-                os.close(write_end)
+            process = _launch(argv, output_dir, write_end, err, place, guard, cgroup)
             started_wall = time.time()
             started = time.monotonic()
             cpu_at_start = time.process_time()
@@ -296,15 +284,7 @@ def run_fio(
             try:
                 if on_started is not None:
                     on_started(started_wall)
-
-                def wait_s() -> float:
-                    return poll_s if next_check_in is None else min(next_check_in(), poll_s)
-
-                while not watch.ended_within(wait_s()):
-                    if should_stop():
-                        cancelled = True
-                        stop_process_group(process)
-                        break
+                cancelled = _wait_or_stop(process, watch, should_stop, poll_s, next_check_in)
             finally:
                 # Whatever happens to us, fio must not outlive the task.
                 if process.poll() is None:
@@ -330,6 +310,46 @@ def run_fio(
         ended_monotonic=ended,
         worker_cpu_s=worker_cpu_s,
     )
+
+
+def _launch(
+    argv: Sequence[str],
+    output_dir: Path,
+    stdout_fd: int,
+    stderr: IO[bytes],
+    place: FioPlace,
+    guard: GroupGuard,
+    cgroup: FioCgroup | None,
+) -> subprocess.Popen[bytes]:
+    """Start fio in output_dir writing to stdout_fd, which is closed here whether or not it starts."""
+    try:
+        return subprocess.Popen(
+            list(argv),
+            cwd=output_dir,
+            stdout=stdout_fd,
+            stderr=stderr,
+            stdin=subprocess.DEVNULL,
+            env=fio_environment(),
+            pass_fds=() if place.directory_fd is None else (place.directory_fd,),
+            preexec_fn=_child_setup(guard, place, cgroup),
+        )
+    finally:
+        os.close(stdout_fd)
+
+
+def _wait_or_stop(
+    process: subprocess.Popen[bytes],
+    watch: ExitWatch,
+    should_stop: Callable[[], bool],
+    poll_s: float,
+    next_check_in: Callable[[], float] | None,
+) -> bool:
+    """Wait for fio to end, stopping it when should_stop() says so; True when it was stopped."""
+    while not watch.ended_within(poll_s if next_check_in is None else min(next_check_in(), poll_s)):
+        if should_stop():
+            stop_process_group(process)
+            return True
+    return False
 
 
 def _tail(path: Path, size: int) -> str:
