@@ -247,6 +247,49 @@ def _reachable(host: str, port: int) -> bool:
         return False
 
 
+def start_local_worker(env: dict[str, str], token_file: Path, scratch: Path) -> subprocess.Popen[bytes]:
+    """This machine's worker, as host 'localhost', allowed to write in the scratch directory."""
+    return start(
+        "the local worker (host 'localhost')",
+        [
+            str(BIN / "storbench-worker"),
+            "--server",
+            URL,
+            "--token-file",
+            str(token_file),
+            "--name",
+            LOCAL_HOST_NAME,
+            "--allow",
+            str(scratch),
+            "--state-dir",
+            str(DATA / "worker"),
+        ],
+        worker_environment(env),
+    )
+
+
+def announce(env: dict[str, str], scratch: Path) -> None:
+    """Where storbench is running, how to sign in and, with REMOTE, how other hosts join."""
+    email = env.get("STORBENCH_ADMIN_EMAIL", "admin@storbench.local")
+    password = env.get("STORBENCH_ADMIN_PASSWORD", "storbench")
+    shown = env.get("STORBENCH_PUBLIC_URL", URL)
+    print(
+        f"\n  storbench is running at {shown}\n"
+        f"  sign in as {email} / {password}\n"
+        f"  a scratch target 'scratch on localhost' ({scratch}) is ready for a first run\n"
+        f"  API docs: {shown}/docs    stop: Ctrl-C\n",
+        flush=True,
+    )
+    if REMOTE:
+        broker = urlsplit(env.get("STORBENCH_WORKER_BROKER_URL") or env["STORBENCH_BROKER_URL"])
+        print(
+            f"  remote hosts: this server listens on {HOST}:{PORT}; workers reach it at {shown} "
+            f"and the broker at {broker.scheme}://{broker.hostname}:{broker.port}{broker.path}\n"
+            "  Hosts -> Enrollment tokens gives the command to run on each new host.\n",
+            flush=True,
+        )
+
+
 def main() -> None:
     ensure_port_free()
     env = {**os.environ, "STORBENCH_DATA_DIR": str(DATA)}
@@ -288,42 +331,8 @@ def main() -> None:
         )
         children.append(api)
         wait_for_api(api)
-        worker = start(
-            "the local worker (host 'localhost')",
-            [
-                str(BIN / "storbench-worker"),
-                "--server",
-                URL,
-                "--token-file",
-                str(token_file),
-                "--name",
-                LOCAL_HOST_NAME,
-                "--allow",
-                str(scratch),
-                "--state-dir",
-                str(DATA / "worker"),
-            ],
-            worker_environment(env),
-        )
-        children.append(worker)
-        email = env.get("STORBENCH_ADMIN_EMAIL", "admin@storbench.local")
-        password = env.get("STORBENCH_ADMIN_PASSWORD", "storbench")
-        shown = env.get("STORBENCH_PUBLIC_URL", URL)
-        print(
-            f"\n  storbench is running at {shown}\n"
-            f"  sign in as {email} / {password}\n"
-            f"  a scratch target 'scratch on localhost' ({scratch}) is ready for a first run\n"
-            f"  API docs: {shown}/docs    stop: Ctrl-C\n",
-            flush=True,
-        )
-        if REMOTE:
-            broker = urlsplit(env.get("STORBENCH_WORKER_BROKER_URL") or env["STORBENCH_BROKER_URL"])
-            print(
-                f"  remote hosts: this server listens on {HOST}:{PORT}; workers reach it at {shown} "
-                f"and the broker at {broker.scheme}://{broker.hostname}:{broker.port}{broker.path}\n"
-                "  Hosts -> Enrollment tokens gives the command to run on each new host.\n",
-                flush=True,
-            )
+        children.append(start_local_worker(env, token_file, scratch))
+        announce(env, scratch)
         while all(child.poll() is None for child in children):
             time.sleep(0.5)
         dead = next(child for child in children if child.poll() is not None)
