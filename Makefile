@@ -21,7 +21,7 @@ help:
 	@echo "make up     run storbench locally (SQLite, embedded broker, local worker) on http://127.0.0.1:8000"
 	@echo "make up REMOTE=1  the same, listening beyond loopback with a Redis broker other hosts can join"
 	@echo "make test   run every test suite (starts PostgreSQL and Redis when none are running)"
-	@echo "make lint   ruff, mypy and TypeScript checks"
+	@echo "make lint   ruff, mypy, size and TypeScript checks"
 	@echo "make api-types  regenerate the SPA's API types and fixtures from the API (after changing its schema)"
 
 # ---- installation ------------------------------------------------------------------------
@@ -79,6 +79,8 @@ lint: python-deps frontend-deps e2e-deps
 	@$(VENV)/bin/ruff format --check fio protocol worker backend cli migrations scripts bench
 	@echo "==> mypy (strict)"
 	@$(VENV)/bin/mypy
+	@echo "==> sizes: modules at most 400 lines, Python functions at most 80"
+	@$(PY) scripts/check_sizes.py
 	@echo "==> API contract: the SPA's generated API types and fixtures match the API"
 	@$(PY) scripts/openapi.py --check
 	@echo "==> TypeScript and ESLint"
