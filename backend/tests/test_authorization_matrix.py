@@ -22,10 +22,7 @@ from storbench_api.models import (
     EnrollmentToken,
     Invitation,
     Membership,
-    Plan,
-    Result,
     Role,
-    Run,
     RunStatus,
     SavedView,
     Schedule,
@@ -38,6 +35,7 @@ from storbench_api.models import (
 )
 from storbench_api.security import hash_password, new_token, token_digest
 from tests.conftest import make_host, make_target
+from tests.support.factories import make_plan, make_result, make_run
 
 CALLERS = ("anonymous", "viewer", "member", "owner", "other_team_owner", "enrollment_token", "worker")
 _LEVELS = {require_viewer: "viewer", require_member: "member", require_owner: "owner", current_host: "host"}
@@ -112,12 +110,8 @@ def world(db: Session) -> World:
     host, host_token = make_host(db, team=team)
     tokens["worker"] = host_token
     target = make_target(db, host=host)
-    plan = Plan(team_id=team.id, name="p", jobs=[{"name": "r", "rw": "randread"}])
-    db.add(plan)
-    db.commit()
-    run = Run(team_id=team.id, target_id=target.id, jobs=plan.jobs, status=RunStatus.queued)
-    db.add(run)
-    db.commit()
+    plan = make_plan(db, team=team)
+    run = make_run(db, target=target, plan=plan)
     assignment = Assignment(run_id=run.id, host_id=host.id, status=RunStatus.queued, worker_info={})
     enrollment_secret = new_token("sbe")
     enrollment = EnrollmentToken(
@@ -165,9 +159,7 @@ def world(db: Session) -> World:
     view = SavedView(team_id=team.id, name="v", kind="compare", query={"ids": "1"})
     db.add(view)
     db.commit()
-    result = Result(team_id=team.id, host_name="h", job_name="j", options={"rw": "read"}, cpu={}, detail={})
-    db.add(result)
-    db.commit()
+    result = make_result(db, team=team, options={"rw": "read"})
     tokens["enrollment_token"] = enrollment_secret
     ids = {
         "host_id": host.id,

@@ -5,26 +5,15 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.orm import Session
 
 from storbench_api.history import repository
-from storbench_api.models import Result, ResultDirection
+from storbench_api.models import Target
 from tests.conftest import Caller, make_host, make_target
+from tests.support.factories import make_result
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
-def _point(db: Session, target_id: int, team_id: int, at: datetime, iops: float, **extra: object) -> int:
-    columns: dict[str, object] = {"host_name": "host-a", "job_name": "randread-4k", **extra}
-    result = Result(
-        team_id=team_id, target_id=target_id, options={}, cpu={}, detail={}, measured_at=at, **columns
-    )
-    db.add(result)
-    db.flush()
-    db.add(
-        ResultDirection(
-            result_id=result.id, direction="read", iops=iops, bw_bytes=iops * 4096, io_bytes=0, runtime_ms=1
-        )
-    )
-    db.flush()
-    return result.id
+def _point(db: Session, target: Target, caller: Caller, at: datetime, iops: float, **extra: object) -> int:
+    return make_result(db, team=caller.team, target=target, measured_at=at, iops={"read": iops}, **extra).id
 
 
 def test_a_series_is_read_newest_first_from_a_position_on_and_without_unfinished_results(
@@ -33,14 +22,14 @@ def test_a_series_is_read_newest_first_from_a_position_on_and_without_unfinished
     host, _ = make_host(db, team=owner.team)
     target = make_target(db, host=host)
     team = owner.team.id
-    old = _point(db, target.id, team, T0, 100)
+    old = _point(db, target, owner, T0, 100)
     # Two results measured at the same moment: (measured_at, id) orders them.
-    tied_first = _point(db, target.id, team, T0 + timedelta(hours=1), 200)
-    tied_second = _point(db, target.id, team, T0 + timedelta(hours=1), 300)
-    partial = _point(db, target.id, team, T0 + timedelta(hours=2), 400, partial=True)
-    failed = _point(db, target.id, team, T0 + timedelta(hours=3), 500, error=5)
-    newest = _point(db, target.id, team, T0 + timedelta(hours=4), 600)
-    _point(db, target.id, team, T0 + timedelta(hours=5), 700, job_name="seqwrite-1m")
+    tied_first = _point(db, target, owner, T0 + timedelta(hours=1), 200)
+    tied_second = _point(db, target, owner, T0 + timedelta(hours=1), 300)
+    partial = _point(db, target, owner, T0 + timedelta(hours=2), 400, partial=True)
+    failed = _point(db, target, owner, T0 + timedelta(hours=3), 500, error=5)
+    newest = _point(db, target, owner, T0 + timedelta(hours=4), 600)
+    _point(db, target, owner, T0 + timedelta(hours=5), 700, job_name="seqwrite-1m")
     key = repository.SeriesKey(team, target.id, "randread-4k", "read", "iops")
 
     every = repository.trend_points(db, key, limit=10)

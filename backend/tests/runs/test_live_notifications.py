@@ -10,15 +10,13 @@ from storbench_api import live
 from storbench_api.models import Run
 from storbench_api.settings import Settings
 from tests.conftest import Caller, make_host, make_target
+from tests.support.factories import make_run
 from tests.support.redis_server import PrivateRedis
 
 
 def _run(db: Session, owner: Caller) -> Run:
     host, _ = make_host(db, team=owner.team)
-    run = Run(team_id=owner.team.id, target_id=make_target(db, host=host).id, jobs=[])
-    db.add(run)
-    db.commit()
-    return run
+    return make_run(db, target=make_target(db, host=host))
 
 
 def test_a_change_is_announced_after_its_commit_and_a_rolled_back_one_never(

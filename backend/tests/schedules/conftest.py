@@ -10,6 +10,7 @@ from storbench_api.models import Host, Plan, Target
 from storbench_api.schedules import scheduler
 from storbench_api.webhooks import dispatcher
 from tests.conftest import Caller, make_host, make_target
+from tests.support.factories import make_plan
 
 JOBS = [
     {"name": "randread-4k", "rw": "randread", "bs": 4096, "size": 16 << 20, "runtime": 1, "time_based": True}
@@ -29,9 +30,7 @@ def make_setup(db: Session, caller: Caller) -> Setup:
     """An online host, a directory target on it and a one-job plan, in the caller's team."""
     host, _ = make_host(db, team=caller.team)
     target = make_target(db, host=host)
-    plan = Plan(team_id=caller.team.id, name="nightly randread", jobs=JOBS)
-    db.add(plan)
-    db.commit()
+    plan = make_plan(db, team=caller.team, jobs=JOBS)
     return Setup(host=host, target=target, plan=plan)
 
 
