@@ -1,50 +1,28 @@
-import fs from "node:fs";
-import path from "node:path";
 import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
+import { createPlan, createTarget, fillStartRunForm, scratchDirectory, submitStartRun, waitForLocalWorker } from "./steps";
 
 // Unique names: the specs share one database.
 const suffix = Date.now().toString(36);
-const scratch = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", `e2e-cancel-${suffix}`);
-const TARGET = `cancel target ${suffix}`;
 const PLAN = `two minute read ${suffix}`;
 const LONG_JOB = "fio --name=long-read --rw=randread --bs=4k --size=16m --runtime=120 --time_based --ioengine=psync";
 
 test("a long run is cancelled after a confirmation and its partial result appears without a reload", async ({
   page,
 }) => {
-  fs.mkdirSync(scratch, { recursive: true });
+  const target = { name: `cancel target ${suffix}`, path: scratchDirectory(`e2e-cancel-${suffix}`) };
   await signIn(page);
-  await openFromNav(page, "Hosts");
-  await expect(page.getByRole("row", { name: /localhost/ })).toContainText(/online|busy/, { timeout: 30_000 });
-
-  await openFromNav(page, "Targets");
-  const targetForm = page.getByRole("form", { name: "New target" });
-  await targetForm.getByLabel("Name").fill(TARGET);
-  await targetForm.getByLabel("Host").selectOption({ label: "localhost" });
-  await targetForm.getByLabel("Path").fill(scratch);
-  await targetForm.getByRole("button", { name: /create|add|save/i }).click();
-  await expect(page.getByRole("row", { name: new RegExp(TARGET) })).toBeVisible();
-
-  await openFromNav(page, "Plans");
-  const planForm = page.getByRole("form", { name: "New plan" });
-  await planForm.getByLabel("Plan name").fill(PLAN);
-  await planForm.getByLabel("fio job file or command line").fill(LONG_JOB);
-  await expect(planForm.getByRole("group", { name: "Job 1: long-read" })).toBeVisible();
-  await planForm.getByRole("button", { name: "Save plan" }).click();
-  await expect(planForm.getByRole("status")).toHaveText(`Plan ${PLAN} saved.`);
+  await waitForLocalWorker(page);
+  await createTarget(page, target);
+  await createPlan(page, { name: PLAN, fio: LONG_JOB, job: "long-read" });
 
   // Start it from the runs page, where the form says what it needs before it starts.
   await openFromNav(page, "Runs");
-  const start = page.getByRole("form", { name: "Start run" });
-  await start.getByLabel("Target").selectOption({ label: `${TARGET} (localhost:${scratch})` });
-  await start.getByLabel("Plan").selectOption({ label: PLAN });
+  const start = await fillStartRunForm(page, { target, plan: { name: PLAN }, label: "to be cancelled" });
   const check = start.getByRole("status", { name: "Before starting" });
   await expect(check).toContainText("Ready to start on localhost");
   await expect(check).toContainText(/needs 16 MiB, the target has [\d.]+ [KMGT]iB free/);
-  await start.getByLabel("Run label").fill("to be cancelled");
-  await start.getByRole("button", { name: "Start run" }).click();
+  await submitStartRun(page, start);
 
-  await expect(page).toHaveURL(/\/runs\/\d+$/);
   const status = page.getByRole("status").first();
   await expect(status).toHaveText("running", { timeout: 60_000 });
   // A few seconds of fio, so something was measured.

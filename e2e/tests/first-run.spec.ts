@@ -1,9 +1,7 @@
-import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
-import path from "node:path";
+import { email, expect, openFromNav, password, saveScreenshot, signIn, test } from "./fixtures";
+import { createTarget, fillTargetForm, scratchDirectory, startRun, waitForLocalWorker, waitForRunDone } from "./steps";
 
-const email = "e2e-admin@example.com";
-const password = "e2e-password";
-const scratchTarget = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", "e2e-target");
+const target = { name: "e2e scratch", path: scratchDirectory("e2e-target") };
 
 test("a new user signs in, adds a target, runs a preset and reads the result", async ({ page }) => {
   await page.goto("/");
@@ -14,28 +12,13 @@ test("a new user signs in, adds a target, runs a preset and reads the result", a
 
   // The local worker registered as host "localhost" and is online (busy, when an earlier journey's
   // run is still finishing on it).
-  await openFromNav(page, "Hosts");
-  const hostRow = page.getByRole("row", { name: /localhost/ });
-  await expect(hostRow).toContainText(/online|busy/, { timeout: 30_000 });
+  await waitForLocalWorker(page);
 
-  // Create a target in the scratch directory the harness made.
-  await openFromNav(page, "Targets");
-  const form = page.getByRole("form", { name: "New target" });
-  await form.getByLabel("Name").fill("e2e scratch");
-  await form.getByLabel("Host").selectOption({ label: "localhost" });
-  await form.getByLabel("Path").fill(scratchTarget);
-  await form.getByRole("button", { name: /create|add|save/i }).click();
-  await expect(page.getByRole("row", { name: /e2e scratch/ })).toBeVisible();
-
-  // Start the 4 KiB random read preset on it.
-  await openFromNav(page, "Runs");
-  const start = page.getByRole("form", { name: "Start run" });
-  await start.getByLabel("Target").selectOption({ label: `e2e scratch (localhost:${scratchTarget})` });
-  await start.getByLabel("Plan").selectOption("preset:randread-4k-iops");
-  await start.getByRole("button", { name: "Start run" }).click();
+  // Create a target in the scratch area, and start the 4 KiB random read preset on it.
+  await createTarget(page, target);
+  await startRun(page, { target, plan: { preset: "randread-4k-iops" } });
 
   // The status changes without reloading the page, ending completed.
-  await expect(page).toHaveURL(/\/runs\/\d+$/);
   const status = page.getByRole("status");
   await expect(status).toHaveText(/queued|running/);
   await expect(status).toHaveText("running", { timeout: 30_000 });
@@ -49,7 +32,7 @@ test("a new user signs in, adds a target, runs a preset and reads the result", a
   await expect(live.locator("svg.recharts-surface")).toBeVisible({ timeout: 8_000 });
   await saveScreenshot(page, "run-live");
 
-  await expect(status).toHaveText("completed", { timeout: 60_000 });
+  await waitForRunDone(page, { timeout: 60_000 });
   // The run names the preset it came from, and how much CPU the worker itself took while fio ran.
   await expect(page.getByText("Plan", { exact: true }).locator("xpath=following-sibling::dd")).toHaveText(
     "4 KiB random read IOPS",
@@ -77,10 +60,7 @@ test.describe("a refused target", () => {
   test("a bad target path is refused with a message that says what to fix", async ({ page }) => {
     await signIn(page);
     await openFromNav(page, "Targets");
-    const form = page.getByRole("form", { name: "New target" });
-    await form.getByLabel("Name").fill("relative");
-    await form.getByLabel("Host").selectOption({ label: "localhost" });
-    await form.getByLabel("Path").fill("mnt/nas");
+    const form = await fillTargetForm(page, { name: "relative", path: "mnt/nas" });
     await form.getByRole("button", { name: /create|add|save/i }).click();
     await expect(page.getByText(/absolute/)).toBeVisible();
   });

@@ -1,6 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import { expect, saveScreenshot, signIn, test } from "./fixtures";
+import { fillStartRunForm, fillTargetForm, saveTargetForm, scratchDirectory, submitStartRun, waitForRunDone } from "./steps";
 
 // Journey 7: the first run from a preset on a phone (390×844): the navigation folds behind a
 // menu button, tables scroll inside their own frame with the first column fixed, and the key
@@ -8,7 +7,6 @@ import { expect, saveScreenshot, signIn, test } from "./fixtures";
 test.use({ viewport: { width: 390, height: 844 } });
 
 const name = `j7 phone ${Date.now()}`;
-const scratch = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", `j7-${Date.now()}`);
 
 async function go(page: import("@playwright/test").Page, link: string) {
   const menu = page.getByRole("button", { name: "Menu" });
@@ -40,7 +38,7 @@ async function noSidewaysScroll(page: import("@playwright/test").Page) {
 }
 
 test("on a phone, the first run from a preset is readable", async ({ page }) => {
-  fs.mkdirSync(scratch, { recursive: true });
+  const target = { name, path: scratchDirectory(`j7-${Date.now()}`), storageClass: "SSD cloud disk", capacityGib: 800 };
   await page.goto("/");
   await expect(page).toHaveURL(/\/login/);
   await signIn(page);
@@ -52,24 +50,14 @@ test("on a phone, the first run from a preset is readable", async ({ page }) => 
 
   await go(page, "Targets");
   await expect(page).toHaveTitle("Targets · storbench");
-  const form = page.getByRole("form", { name: "New target" });
-  await form.getByLabel("Name").fill(name);
-  await form.getByLabel("Host").selectOption({ label: "localhost" });
-  await form.getByLabel("Path").fill(scratch);
-  await form.getByLabel("Storage class").selectOption({ label: "SSD cloud disk" });
-  await form.getByLabel("Provisioned capacity (GiB)").fill("800");
+  const form = await fillTargetForm(page, target);
   await expect(form.getByRole("status", { name: "Expected figures" })).toContainText("20,000 IOPS");
-  await form.getByRole("button", { name: /create|add|save/i }).click();
-  await expect(page.getByRole("row", { name: new RegExp(name) })).toBeVisible();
+  await saveTargetForm(page, form, target);
   await noSidewaysScroll(page);
 
   await go(page, "Runs");
-  const start = page.getByRole("form", { name: "Start run" });
-  await start.getByLabel("Target").selectOption({ label: `${name} (localhost:${scratch})` });
-  await start.getByLabel("Plan").selectOption("preset:randread-4k-iops");
-  await start.getByRole("button", { name: "Start run" }).click();
-  await expect(page).toHaveURL(/\/runs\/\d+$/);
-  await expect(page.getByRole("status").first()).toHaveText("completed", { timeout: 90_000 });
+  await submitStartRun(page, await fillStartRunForm(page, { target, plan: { preset: "randread-4k-iops" } }));
+  await waitForRunDone(page);
 
   // The result table scrolls inside its own frame; its first column stays put.
   const results = page.getByRole("region", { name: "Results" });

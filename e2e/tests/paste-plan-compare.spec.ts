@@ -1,12 +1,8 @@
-import fs from "node:fs";
-import path from "node:path";
-import type { Page } from "@playwright/test";
 import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
+import { createPlan, createTarget, scratchDirectory, targetOption, waitForLocalWorker, waitForRunDone } from "./steps";
 
 // Unique names: the specs share one database.
 const suffix = Date.now().toString(36);
-const scratch = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", `e2e-paste-${suffix}`);
-const TARGET = `paste target ${suffix}`;
 const PLAN = `cloud disk randread ${suffix}`;
 // The cloud block-storage guide's random read IOPS command (METHODOLOGY.md), as a user copies it,
 // shortened to seconds: a 16 MiB file for 3 s instead of 1 GiB for 1000 s.
@@ -14,46 +10,25 @@ const VENDOR_COMMAND =
   "fio -direct=1 -iodepth=128 -rw=randread -ioengine=libaio -bs=4k -size=16M -numjobs=1 " +
   "-runtime=3 -time_based -group_reporting -filename=iotest -name=Rand_Read_Testing";
 
-async function waitForCompleted(page: Page): Promise<number> {
-  await expect(page).toHaveURL(/\/runs\/\d+$/);
-  await expect(page.getByRole("status").first()).toHaveText("completed", { timeout: 90_000 });
-  return Number(new URL(page.url()).pathname.split("/").pop());
-}
-
 test("a pasted vendor command becomes a plan, runs twice with labels and the two runs are compared", async ({
   page,
 }) => {
-  fs.mkdirSync(scratch, { recursive: true });
+  const target = { name: `paste target ${suffix}`, path: scratchDirectory(`e2e-paste-${suffix}`) };
   await signIn(page);
-  await openFromNav(page, "Hosts");
-  await expect(page.getByRole("row", { name: /localhost/ })).toContainText(/online|busy/, { timeout: 30_000 });
-
-  await openFromNav(page, "Targets");
-  const targetForm = page.getByRole("form", { name: "New target" });
-  await targetForm.getByLabel("Name").fill(TARGET);
-  await targetForm.getByLabel("Host").selectOption({ label: "localhost" });
-  await targetForm.getByLabel("Path").fill(scratch);
-  await targetForm.getByRole("button", { name: /create|add|save/i }).click();
-  await expect(page.getByRole("row", { name: new RegExp(TARGET) })).toBeVisible();
+  await waitForLocalWorker(page);
+  await createTarget(page, target);
 
   // Paste the command as the guide prints it; the API reads it into one job.
-  await openFromNav(page, "Plans");
-  const planForm = page.getByRole("form", { name: "New plan" });
-  await planForm.getByLabel("Plan name").fill(PLAN);
-  await planForm.getByLabel("fio job file or command line").fill(VENDOR_COMMAND);
-  await expect(planForm.getByRole("group", { name: "Job 1: Rand_Read_Testing" })).toBeVisible();
-  await planForm.getByRole("button", { name: "Save plan" }).click();
-  await expect(planForm.getByRole("status")).toHaveText(`Plan ${PLAN} saved.`);
+  const planRow = await createPlan(page, { name: PLAN, fio: VENDOR_COMMAND, job: "Rand_Read_Testing" });
 
   // Run it now from the plans list, labelled.
-  const planRow = page.getByRole("row", { name: new RegExp(PLAN) });
   await expect(planRow).toContainText("iodepth=128");
   await planRow.getByRole("button", { name: `Run ${PLAN} now` }).click();
   const runNow = planRow.getByRole("form", { name: `Run ${PLAN}` });
-  await runNow.getByLabel("Target").selectOption({ label: `${TARGET} (localhost:${scratch})` });
+  await runNow.getByLabel("Target").selectOption({ label: targetOption(target) });
   await runNow.getByLabel("Run label").fill("nconnect=1");
   await runNow.getByRole("button", { name: "Start run of v1" }).click();
-  const first = await waitForCompleted(page);
+  const first = await waitForRunDone(page);
   await expect(page.getByTestId("run-label")).toHaveText("nconnect=1");
   await expect(page.getByText("Plan", { exact: true }).locator("xpath=following-sibling::dd")).toHaveText(
     `${PLAN} (version 1)`,
@@ -70,7 +45,7 @@ test("a pasted vendor command becomes a plan, runs twice with labels and the two
   await labelForm.getByLabel("Run note").fill("remounted with nconnect=8");
   await labelForm.getByRole("button", { name: "Save label and note" }).click();
   await expect(page.getByTestId("run-label")).toHaveText("nconnect=8");
-  const second = await waitForCompleted(page);
+  const second = await waitForRunDone(page);
   expect(second).not.toBe(first);
 
   // Both runs in the list with their label and headline figure; filter by label, select, compare.

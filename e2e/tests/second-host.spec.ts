@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, openFromNav, saveScreenshot, signIn, test } from "./fixtures";
+import { createTarget, startRun, waitForRunDone } from "./steps";
 
 const dataDir = process.env.E2E_DATA_DIR ?? "";
 const secondHost = path.join(dataDir, "second-host");
@@ -117,23 +118,10 @@ test("a second host joins with the command the Hosts page shows, and runs a job"
     await expect(row).toContainText(lent);
 
     // A target on it, and a run of the 4 KiB random read preset there.
-    await openFromNav(page, "Targets");
-    const targetForm = page.getByRole("form", { name: "New target" });
-    await targetForm.getByLabel("Name").fill("second host scratch");
-    await targetForm.getByLabel("Host").selectOption({ label: hostName });
-    await targetForm.getByLabel("Path").fill(lent);
-    await targetForm.getByRole("button", { name: /create|add|save/i }).click();
-    await expect(page.getByRole("row", { name: /second host scratch/ })).toBeVisible();
-
-    await openFromNav(page, "Runs");
-    const startForm = page.getByRole("form", { name: "Start run" });
-    await startForm.getByLabel("Target").selectOption({ label: `second host scratch (${hostName}:${lent})` });
-    await startForm.getByLabel("Plan").selectOption("preset:randread-4k-iops");
-    await startForm.getByRole("button", { name: "Start run" }).click();
-    await expect(page).toHaveURL(/\/runs\/\d+$/);
-    await expect(page.getByRole("status").first(), `worker output:\n${output.join("")}`).toHaveText("completed", {
-      timeout: 90_000,
-    });
+    const target = { name: "second host scratch", path: lent, host: hostName };
+    await createTarget(page, target);
+    await startRun(page, { target, plan: { preset: "randread-4k-iops" } });
+    await waitForRunDone(page, { message: `worker output:\n${output.join("")}` });
     await expect(page.getByRole("main")).toContainText(hostName);
 
     // Back on Hosts: both machines, the new one with what it lends.
