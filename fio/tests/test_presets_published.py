@@ -1,8 +1,8 @@
 """Every published preset says what its source published: options, figures, platform, target.
 
 The published lines are read from tests/published/recipes.md (a verbatim copy of the source's
-recipe section) by the small readers below, never from presets.py, so a preset that drifts from
-its line fails here. One case per preset.
+recipe section) by the small readers below, never from the presets' modules, so a preset that
+drifts from its line fails here. One case per preset.
 """
 
 from __future__ import annotations
