@@ -1,7 +1,6 @@
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
+import { readingAt, realFioOutput } from "./fio-outputs";
 import { csrfHeader, expect, saveScreenshot, signIn, test } from "./fixtures";
 
 const scratch = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", "e2e-compare");
@@ -14,43 +13,9 @@ const CLASSES: [string, number[]][] = [
   [`cmp-${RUN} CFS turbo`, [10_020, 9_980, 10_060]],
 ];
 
-/** One real fio json+ output (a second of 4 KiB random reads in the scratch directory). */
-function realFioOutput(): Record<string, unknown> {
-  fs.mkdirSync(scratch, { recursive: true });
-  const stdout = execFileSync(
-    "fio",
-    [`--name=${JOB}`, "--rw=randread", "--bs=4k", "--size=4m", "--runtime=1", "--time_based", "--ioengine=psync", "--output-format=json+", `--directory=${scratch}`],
-    { encoding: "utf-8" },
-  );
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
-
-/** The output as if it read at `iops` (bandwidth and latency to match), measured at second `at`. */
-function shaped(base: Record<string, unknown>, iops: number, at: number): string {
-  const doc = structuredClone(base) as { timestamp: number; timestamp_ms: number; jobs: { read: Record<string, number | Record<string, unknown>> }[] };
-  doc.timestamp = at;
-  doc.timestamp_ms = at * 1000;
-  const read = doc.jobs[0]!.read;
-  const latencyNs = 1e9 / iops;
-  read.iops = iops;
-  read.iops_mean = iops;
-  read.bw_bytes = Math.round(iops * 4096);
-  read.bw = Math.round((iops * 4096) / 1024);
-  for (const key of ["lat_ns", "clat_ns"]) {
-    const stats = read[key] as { mean: number; min: number; max: number; percentile?: Record<string, number> };
-    stats.mean = latencyNs;
-    stats.min = Math.min(stats.min, latencyNs);
-    stats.max = Math.max(stats.max, latencyNs * 3);
-    for (const percentile of Object.keys(stats.percentile ?? {})) {
-      stats.percentile![percentile] = Math.round(latencyNs * (percentile.startsWith("99") ? 2 : 1));
-    }
-  }
-  return JSON.stringify(doc);
-}
-
 /** Import every repetition of every class; the result ids in class order. */
 async function importClasses(page: Page): Promise<number[]> {
-  const base = realFioOutput();
+  const base = realFioOutput(JOB, scratch);
   const headers = await csrfHeader(page);
   const ids: number[] = [];
   let at = Date.UTC(2026, 5, 1) / 1000;
@@ -60,7 +25,7 @@ async function importClasses(page: Page): Promise<number[]> {
       const response = await page.request.post("/api/v1/results/import", {
         headers,
         multipart: {
-          file: { name: "out.json", mimeType: "application/json", buffer: Buffer.from(shaped(base, iops, at)) },
+          file: { name: "out.json", mimeType: "application/json", buffer: Buffer.from(readingAt(base, iops, at)) },
           storage_class: storageClass,
           label: storageClass,
         },

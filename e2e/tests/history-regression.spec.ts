@@ -1,85 +1,18 @@
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import type { APIRequestContext, Page } from "@playwright/test";
+import { readingAt, realFioOutput } from "./fio-outputs";
 import { csrfHeader, expect, saveScreenshot, signIn, test } from "./fixtures";
+import { createTargetThroughApi, scratchDirectory } from "./steps";
 
-const scratch = path.join(process.env.E2E_DATA_DIR ?? "", "scratch", "e2e-history");
 const TARGET = "history nas";
 const JOB = "nightly-randread";
 // Nine nights near 10,000 IOPS, then four near 7,000: the tenth night is a regression.
 const NIGHTS = [10_050, 9_900, 10_100, 9_950, 10_000, 10_080, 9_920, 10_010, 9_990, 7_020, 6_950, 7_080, 6_990];
 const FIRST_NIGHT = Date.UTC(2026, 0, 1) / 1000;
 
-/** One real fio json+ output (a second of 4 KiB random reads in the scratch directory). */
-function realFioOutput(): Record<string, unknown> {
-  fs.mkdirSync(scratch, { recursive: true });
-  const stdout = execFileSync(
-    "fio",
-    [
-      `--name=${JOB}`,
-      "--rw=randread",
-      "--bs=4k",
-      "--size=4m",
-      "--runtime=1",
-      "--time_based",
-      "--ioengine=psync",
-      "--output-format=json+",
-      `--directory=${scratch}`,
-    ],
-    { encoding: "utf-8" },
-  );
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
-
-/** The output as if measured on `night` with `iops` (bandwidth and latency to match). */
-function nightOutput(base: Record<string, unknown>, night: number, iops: number): string {
-  const doc = structuredClone(base) as {
-    timestamp: number;
-    timestamp_ms: number;
-    jobs: { read: Record<string, number | Record<string, unknown>> }[];
-  };
-  doc.timestamp = FIRST_NIGHT + night * 86_400;
-  doc.timestamp_ms = doc.timestamp * 1000;
-  const read = doc.jobs[0]!.read;
-  const latencyNs = 1e9 / iops;
-  read.iops = iops;
-  read.iops_mean = iops;
-  read.bw_bytes = Math.round(iops * 4096);
-  read.bw = Math.round((iops * 4096) / 1024);
-  for (const key of ["lat_ns", "clat_ns"]) {
-    const stats = read[key] as { mean: number; min: number; max: number; percentile?: Record<string, number> };
-    stats.mean = latencyNs;
-    stats.min = Math.min(stats.min, latencyNs);
-    stats.max = Math.max(stats.max, latencyNs * 3);
-    for (const percentile of Object.keys(stats.percentile ?? {})) {
-      stats.percentile![percentile] = Math.round(latencyNs * (percentile.startsWith("99") ? 2 : 1));
-    }
-  }
-  return JSON.stringify(doc);
-}
-
-async function createTarget(page: Page, request: APIRequestContext): Promise<number> {
-  const headers = await csrfHeader(page);
-  let hostId = 0;
-  await expect(async () => {
-    const hosts = (await (await request.get("/api/v1/hosts")).json()) as { items: { id: number; name: string; status: string }[] };
-    const localhost = hosts.items.find((h) => h.name === "localhost" && h.status !== "offline");
-    expect(localhost).toBeDefined();
-    hostId = localhost!.id;
-  }).toPass({ timeout: 30_000 });
-  const created = await request.post("/api/v1/targets", {
-    headers,
-    data: { name: TARGET, host_id: hostId, path: scratch, kind: "directory" },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  return ((await created.json()) as { id: number }).id;
-}
-
 test("a trend shows the regression found in a target's history, and it is acknowledged", async ({ page }) => {
   await signIn(page);
-  const base = realFioOutput();
-  const targetId = await createTarget(page, page.request);
+  const scratch = scratchDirectory("e2e-history");
+  const base = realFioOutput(JOB, scratch);
+  const targetId = await createTargetThroughApi(page, { name: TARGET, path: scratch });
 
   // Thirteen nights of fio outputs imported into the target's history, as a CI job would.
   const headers = await csrfHeader(page);
@@ -87,7 +20,7 @@ test("a trend shows the regression found in a target's history, and it is acknow
     const imported = await page.request.post("/api/v1/results/import", {
       headers,
       multipart: {
-        file: { name: `night-${night}.json`, mimeType: "application/json", buffer: Buffer.from(nightOutput(base, night, iops)) },
+        file: { name: `night-${night}.json`, mimeType: "application/json", buffer: Buffer.from(readingAt(base, iops, FIRST_NIGHT + night * 86_400)) },
         target_id: String(targetId),
       },
     });

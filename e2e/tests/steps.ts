@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
-import { expect, openFromNav } from "./fixtures";
+import { csrfHeader, expect, openFromNav } from "./fixtures";
 
 /** A fresh directory under the harness's scratch area (the local worker may write there). */
 export function scratchDirectory(name: string): string {
@@ -69,6 +69,24 @@ export async function saveTargetForm(page: Page, form: Locator, target: NewTarge
 export async function createTarget(page: Page, target: NewTarget): Promise<Locator> {
   await openFromNav(page, "Targets");
   return saveTargetForm(page, await fillTargetForm(page, target), target);
+}
+
+/** Create a directory target on the local worker through the API, as a script would; its id. */
+export async function createTargetThroughApi(page: Page, target: NewTarget): Promise<number> {
+  let hostId = 0;
+  await expect(async () => {
+    const answer = await page.request.get("/api/v1/hosts");
+    const hosts = ((await answer.json()) as { items: { id: number; name: string; status: string }[] }).items;
+    const host = hosts.find((h) => h.name === (target.host ?? "localhost") && h.status !== "offline");
+    expect(host).toBeDefined();
+    hostId = host!.id;
+  }).toPass({ timeout: 30_000 });
+  const created = await page.request.post("/api/v1/targets", {
+    headers: await csrfHeader(page),
+    data: { name: target.name, host_id: hostId, path: target.path, kind: "directory" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { id: number }).id;
 }
 
 export interface NewPlan {
