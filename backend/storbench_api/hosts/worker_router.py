@@ -13,9 +13,9 @@ from storbench_api.errors import Conflict
 from storbench_api.hosts import broker_access
 from storbench_api.hosts.enrollment import enroll_host
 from storbench_api.hosts.service import ensure_current_broker_user, record_heartbeat
+from storbench_api.kit.attempts import limit_sign_in
 from storbench_api.models import Host
 from storbench_api.openapi import errors
-from storbench_api.rate_limit import limit_sign_in
 from storbench_api.settings import get_settings
 from storbench_protocol.facts import Heartbeat
 from storbench_protocol.identity import Enrolled, EnrollRequest, WorkerIdentity

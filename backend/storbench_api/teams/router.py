@@ -7,9 +7,9 @@ from storbench_api.auth.service import issue_session
 from storbench_api.deps import DB, OwnerAccess, ReadAccess
 from storbench_api.errors import Conflict, Forbidden
 from storbench_api.ids import IdPath
+from storbench_api.kit.attempts import limit_sign_in
 from storbench_api.models import Role
 from storbench_api.openapi import errors, rules_beyond_schema
-from storbench_api.rate_limit import limit_sign_in
 from storbench_api.settings import get_settings
 from storbench_api.teams import service
 from storbench_api.teams.schemas import (
