@@ -59,11 +59,6 @@ def limit_sign_in(request: Request, account: str, purpose: str = "sign-in") -> N
     _refuse(sign_in_window.get().hit(key if purpose == "sign-in" else f"{purpose}|{key}"))
 
 
-def limit_address(request: Request, purpose: str) -> None:
-    """Refuse with 429 after too many attempts from one address for one purpose, whatever they name."""
-    _refuse(sign_in_window.get().hit(f"{purpose}|{client_address(request)}|*"))
-
-
 def secret_account(purpose: str, secret: str) -> str:
     """The account a token stands for in the backoff: its digest, never the token itself."""
     return f"{purpose}:{hashlib.sha256(secret.encode()).hexdigest()}"
