@@ -2077,6 +2077,8 @@ export interface components {
             provisioned_iops?: number | null;
             /** Provisioned Mbps */
             provisioned_mbps?: number | null;
+            /** Reason */
+            reason?: string | null;
             /** Replaces Host */
             replaces_host?: string | null;
             role?: components["schemas"]["Role"] | null;
@@ -3227,6 +3229,8 @@ export interface components {
             name: string;
             /** Revoked At */
             revoked_at?: string | null;
+            /** Revoked Reason */
+            revoked_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -3382,6 +3386,8 @@ export interface components {
             name: string;
             /** Revoked At */
             revoked_at?: string | null;
+            /** Revoked Reason */
+            revoked_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -5901,7 +5907,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Too many attempts from one client for one account in a short time */
+            /** @description Too many attempts from one client, or at one account, in a short time */
             429: {
                 headers: {
                     [name: string]: unknown;
