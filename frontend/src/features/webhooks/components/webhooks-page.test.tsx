@@ -124,6 +124,28 @@ describe("Webhooks page", () => {
     await waitFor(() => expect(api.callsTo("POST /api/v1/webhooks/3/deliveries/20/retry")).toHaveLength(1), SLOW);
   }, 30_000);
 
+  it("replaces a webhook's secret after a confirmation and shows the new one once", async () => {
+    const webhook = makeWebhook();
+    const api = installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/webhooks": { body: { items: [webhook], total: 1, events: EVENTS } },
+      "POST /api/v1/webhooks/3/rotate-secret": { body: { ...webhook, secret: "whsec_n3wsecret" } },
+    });
+    const { user } = renderApp("/settings/webhooks");
+
+    const item = await screen.findByRole("listitem", { name: "Webhook https://hooks.example.com/storbench" }, SLOW);
+    await user.click(within(item).getByRole("button", { name: /New signing secret for/ }));
+    expect(api.callsTo("POST /api/v1/webhooks/3/rotate-secret")).toHaveLength(0);
+    const confirm = within(item).getByRole("group", { name: /Confirm a new signing secret/ });
+    await user.click(within(confirm).getByRole("button", { name: "Replace secret" }));
+
+    const panel = await within(item).findByRole("region", { name: "New signing secret" }, SLOW);
+    expect(within(panel).getByLabelText("Signing secret")).toHaveValue("whsec_n3wsecret");
+    expect(api.callsTo("POST /api/v1/webhooks/3/rotate-secret")).toHaveLength(1);
+    await user.click(within(panel).getByRole("button", { name: "Done" }));
+    expect(screen.queryByDisplayValue("whsec_n3wsecret")).not.toBeInTheDocument();
+  }, 30_000);
+
   it("asks for every page of a long list of webhooks", async () => {
     const webhooks = [1, 2, 3].map((id) => makeWebhook({ id, url: `https://hooks.example.com/${id}` }));
     const api = installFakeApi({
