@@ -39,17 +39,22 @@ LOCAL_HOST_NAME = "localhost"
 REDIS_API_USER = "storbench-api"
 
 
-# What the local worker inherits of up.py's environment: the basics any process needs, and the
-# worker's own fio setting. Never the API's secret key, admin password, database URL or broker URL
-# (with the API's full-rights Redis password in remote mode): the worker gets its own broker
-# credential from the server, and fio, run by it, would otherwise hold them too.
-WORKER_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "USER", "LOGNAME")
+# What the children up.py starts inherit of its environment: the basics any process needs and, for
+# the local worker, its own fio setting. Never the API's secret key, admin password, database URL
+# or broker URL (with the API's full-rights Redis password in remote mode): the worker gets its own
+# broker credential from the server, and fio, run by it, would otherwise hold them too.
+BASIC_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "USER", "LOGNAME")
 WORKER_SETTINGS = ("STORBENCH_WORKER_FIO",)
 
 
 def worker_environment(env: dict[str, str]) -> dict[str, str]:
     """The local worker's environment: the basics from env, nothing of the API's configuration."""
-    return {name: env[name] for name in (*WORKER_ENVIRONMENT, *WORKER_SETTINGS) if name in env}
+    return {name: env[name] for name in (*BASIC_ENVIRONMENT, *WORKER_SETTINGS) if name in env}
+
+
+def redis_environment(env: dict[str, str]) -> dict[str, str]:
+    """Redis's environment: the basics only (its password is in its own configuration file)."""
+    return {name: env[name] for name in BASIC_ENVIRONMENT if name in env}
 
 
 def say(message: str) -> None:
@@ -189,7 +194,11 @@ def start_redis(public_host: str) -> tuple[subprocess.Popen[bytes], str, str]:
     with os.fdopen(fd, "w") as handle:
         handle.write(redis_config(folder, password))
     ensure_port_free(REDIS_PORT, "Redis", "STORBENCH_REDIS_PORT=6391")
-    redis = start(f"Redis for remote hosts on port {REDIS_PORT}", [server, str(config)], dict(os.environ))
+    redis = start(
+        f"Redis for remote hosts on port {REDIS_PORT}",
+        [server, str(config)],
+        redis_environment(dict(os.environ)),
+    )
     api_url = f"redis://{REDIS_API_USER}:{password}@127.0.0.1:{REDIS_PORT}/0"
     deadline = time.monotonic() + 15
     while not _redis_answers(REDIS_PORT, password):

@@ -4,10 +4,13 @@ Every list route takes its page as `page: Annotated[Page, page_params(...)]`, so
 the same bounds the database can take (an offset of 2^64 used to reach SQLite and fail there).
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from fastapi import Depends, Query
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session
 
 from storbench_api.ids import MAX_ID
 
@@ -35,3 +38,12 @@ def page_params(*, default_limit: int = 100, max_limit: int = 500) -> object:
         return Page(limit=limit, offset=offset)
 
     return Depends(page)
+
+
+Row = TypeVar("Row")
+
+
+def fetch_page(db: Session, query: Select[Row], page: Page) -> tuple[Sequence[Row], int]:
+    """One page of an ordered query's rows (as scalars), and how many rows there are in all."""
+    total = db.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
+    return db.scalars(query.limit(page.limit).offset(page.offset)).all(), total

@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     broker_url: str = ""
     # What workers are told to connect to; defaults to broker_url.
     worker_broker_url: str = ""
+    # What one host's keys may take in a Redis broker (bytes, as MEMORY USAGE counts them); a host
+    # past it is cut off (hosts.broker_budget). Its queued messages carry ids only: a few KiB.
+    host_broker_budget_bytes: Annotated[int, Field(ge=64 * 1024)] = 8 * 1024**2
     secret_key: str = DEFAULT_SECRET
     # Former secret keys, comma-separated, newest first: what was sealed under them (webhook
     # signing secrets) still opens after STORBENCH_SECRET_KEY changes; sealing uses secret_key.

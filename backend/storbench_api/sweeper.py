@@ -1,4 +1,5 @@
-"""Background loops in every API process: stuck runs, schedule slots, webhook deliveries.
+"""Background loops in every API process: stuck runs, hosts over their broker budget, schedule
+slots, webhook deliveries.
 
 Each loop runs its pass in a thread every interval (webhook deliveries: a dispatcher running in a
 thread of its own); a failing pass is logged, never fatal. Several
@@ -11,6 +12,7 @@ import logging
 import threading
 from collections.abc import Callable
 
+from storbench_api.hosts.broker_budget import budget_pass
 from storbench_api.runs.tasks import start_liveness_grace, sweep_once
 from storbench_api.schedules.scheduler import fire_due_once
 from storbench_api.settings import get_settings
@@ -34,6 +36,7 @@ async def sweep_forever() -> None:
     start_liveness_grace()
     await asyncio.gather(
         _every(settings.sweep_interval.total_seconds(), "sweep", sweep_once),
+        _every(settings.sweep_interval.total_seconds(), "broker budget pass", budget_pass),
         _every(settings.schedule_interval.total_seconds(), "schedule pass", fire_due_once),
         _deliver_webhooks(settings.webhook_interval.total_seconds()),
     )

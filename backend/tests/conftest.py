@@ -23,12 +23,11 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import Connection, create_engine  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
-from storbench_api.backoff import account_backoff  # noqa: E402
 from storbench_api.cli import migrate  # noqa: E402
 from storbench_api.db import get_db, utcnow  # noqa: E402
+from storbench_api.kit import attempts  # noqa: E402
 from storbench_api.main import create_app  # noqa: E402
 from storbench_api.models import AuthToken, Host, Membership, Role, Target, TargetKind, Team, User  # noqa: E402
-from storbench_api.rate_limit import sign_in_window  # noqa: E402
 from storbench_api.security import hash_password, new_token, token_digest  # noqa: E402
 
 
@@ -95,8 +94,7 @@ def client(app: FastAPI, db: Session) -> Iterator[TestClient]:
             raise
 
     app.dependency_overrides[get_db] = _db
-    sign_in_window.reset()
-    account_backoff.get().reset()
+    attempts.reset_all()
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
     app.dependency_overrides.clear()

@@ -51,6 +51,8 @@ class AuditDetails(SparseModel):
     cron: str | None = None
     timezone: str | None = None
     changed: list[str] | None = None
+    # A host the service cut off: why.
+    reason: str | None = None
 
 
 class AuditEventOut(BaseModel):

@@ -19,8 +19,8 @@ from storbench_api.auth.schemas import (
 from storbench_api.auth.service import Principal
 from storbench_api.deps import CSRF_COOKIE, DB, SESSION_COOKIE, ReadAccess
 from storbench_api.errors import NotFound, Unauthorized
+from storbench_api.kit.attempts import TooManyAttempts, password_attempt
 from storbench_api.openapi import errors, rules_beyond_schema
-from storbench_api.rate_limit import TooManyAttempts, password_attempt
 from storbench_api.settings import get_settings
 
 router = APIRouter(prefix="/auth", tags=["auth"])

@@ -9,6 +9,7 @@ from sqlalchemy import ColumnElement, Row, Select, select
 from sqlalchemy.orm import Session, selectinload
 
 from storbench_api.models import Result, ResultDirection, Run, RunStatus, SavedView, Target
+from storbench_api.pagination import Page, fetch_page
 
 # A grouped view reads at most this many rows (the newest); the answer says when it stopped there.
 MAX_GROUP_ROWS = 100_000
@@ -133,10 +134,10 @@ def existing_result_ids(db: Session, team_id: int, ids: Sequence[int]) -> set[in
     return set(db.scalars(query).all())
 
 
-def list_views(db: Session, team_id: int) -> Sequence[SavedView]:
-    """The team's saved views, newest first."""
+def list_views(db: Session, team_id: int, page: Page) -> tuple[Sequence[SavedView], int]:
+    """A page of the team's saved views, newest first, and how many it has."""
     query = select(SavedView).where(SavedView.team_id == team_id).order_by(SavedView.id.desc())
-    return db.scalars(query).all()
+    return fetch_page(db, query, page)
 
 
 def get_view(db: Session, team_id: int, view_id: int) -> SavedView | None:

@@ -22,6 +22,7 @@ from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.errors import Conflict, NotFound
 from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.openapi import errors, rules_beyond_schema
+from storbench_api.pagination import Page, page_params
 
 router = APIRouter(prefix="/compare", tags=["compare"])
 
@@ -192,10 +193,10 @@ def export_groups(
 
 
 @router.get("/views", response_model=SavedViewList, summary="The team's saved views")
-def list_views(db: DB, principal: ReadAccess) -> SavedViewList:
+def list_views(db: DB, principal: ReadAccess, page: Annotated[Page, page_params()]) -> SavedViewList:
     """Named comparisons and grouped queries, newest first."""
-    items = list(views.list_views(db, principal.team_id))
-    return SavedViewList(items=items, total=len(items))
+    items, total = views.list_views(db, principal.team_id, page)
+    return SavedViewList(items=items, total=total)
 
 
 @router.post(

@@ -1,7 +1,5 @@
 """Saved views: a comparison or grouped query kept under a name for the whole team."""
 
-from collections.abc import Sequence
-
 from sqlalchemy.orm import Session
 
 from storbench_api.compare import repository
@@ -9,6 +7,7 @@ from storbench_api.compare.schemas import CompareDirection, CompareFigure, Group
 from storbench_api.compare.service import parse_ids
 from storbench_api.errors import Conflict, Invalid, NotFound
 from storbench_api.models import SavedView, User
+from storbench_api.pagination import Page
 from storbench_api.teams import quotas
 
 _COMPARE_KEYS = frozenset({"ids", "baseline"})
@@ -109,9 +108,10 @@ def create_view(db: Session, team_id: int, user_id: int, body: SavedViewIn) -> S
     return describe(view, _creator(db, view))
 
 
-def list_views(db: Session, team_id: int) -> Sequence[SavedViewOut]:
-    """The team's saved views, newest first."""
-    return [describe(v, _creator(db, v)) for v in repository.list_views(db, team_id)]
+def list_views(db: Session, team_id: int, page: Page) -> tuple[list[SavedViewOut], int]:
+    """A page of the team's saved views, newest first, and how many it has."""
+    rows, total = repository.list_views(db, team_id, page)
+    return [describe(v, _creator(db, v)) for v in rows], total
 
 
 def get_view(db: Session, team_id: int, view_id: int) -> SavedViewOut:

@@ -33,8 +33,8 @@ log = logging.getLogger(__name__)
 # WATCH/MULTI/EXEC transactions) and its mutex (redis-py's lock: SET NX PX, released by EVALSHA
 # after SCRIPT LOAD; Redis 7 checks each command a script runs against the caller's ACL, keys
 # included). Anything else (reading the keyspace, the server, pub/sub, other data types that could
-# hold more) is refused. What is left to write is bounded by Redis itself: proto-max-bulk-len per
-# value and maxmemory with noeviction in total (see README, "Hosts and the broker").
+# hold more) is refused. What is left to write is bounded by Redis itself (proto-max-bulk-len per
+# value, maxmemory with noeviction in total) and per host by hosts.broker_budget.
 _WORKER_COMMANDS = (
     "auth",
     "select",
@@ -109,7 +109,7 @@ def _escape_glob(key: str) -> str:
 
 
 @lru_cache
-def _admin() -> redis.Redis:
+def admin() -> redis.Redis:
     """The API's own Redis connection (its own user), which manages the hosts' users."""
     return redis.Redis.from_url(
         get_settings().effective_broker_url, socket_timeout=5, socket_connect_timeout=5
@@ -118,7 +118,7 @@ def _admin() -> redis.Redis:
 
 def _command(*args: str) -> object:
     """One command on the API's own connection (ACL and CLIENT have no typed helpers we use)."""
-    return _admin().execute_command(*args)  # type: ignore[no-untyped-call]
+    return admin().execute_command(*args)  # type: ignore[no-untyped-call]
 
 
 def ensure_broker_user(host: Host) -> None:
@@ -134,6 +134,12 @@ def remove_broker_user(host_id: int) -> None:
     """Delete the host's broker user; Redis disconnects its open connections at once."""
     if isolation_enabled():
         _command("ACL", "DELUSER", broker_username(host_id))
+
+
+def delete_queue_keys(host_id: int) -> None:
+    """Delete everything the host's queue holds (a host cut off for what it wrote)."""
+    if isolation_enabled():
+        admin().delete(*queue_keys(host_queue(host_id)))
 
 
 def worker_broker_url(host: Host) -> str:

@@ -110,6 +110,7 @@ def enroll_host(db: Session, secret: str, name: str) -> tuple[Host, str]:
             raise Conflict("this enrollment token replaces another host: give that host's --name")
         # The owner's explicit replace: the same host, a new credential, not revoked any more.
         existing.revoked_at = None
+        existing.revoked_reason = None
         host, credential = existing, rotate_credential(db, existing)
         action = "host.replaced"
     elif existing is not None:

@@ -20,6 +20,11 @@ def list_hosts(db: Session, team_id: int, limit: int, offset: int) -> tuple[Sequ
     return hosts, total
 
 
+def hosts_with_broker_access(db: Session) -> list[int]:
+    """Ids of every team's hosts that are not revoked (each may have a broker user)."""
+    return list(db.scalars(select(Host.id).where(Host.revoked_at.is_(None)).order_by(Host.id)))
+
+
 def get_host(db: Session, team_id: int, host_id: int) -> Host | None:
     """The team's host with this id."""
     return db.scalar(select(Host).where(Host.team_id == team_id, Host.id == host_id, _PRESENT))

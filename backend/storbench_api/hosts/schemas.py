@@ -55,6 +55,8 @@ class HostOut(BaseModel):
     facts: HostFactsOut
     created_at: datetime
     revoked_at: datetime | None = None
+    # Why, when the service revoked it (it kept more than its budget in the message broker).
+    revoked_reason: str | None = None
 
 
 class WorkerSetup(BaseModel):

@@ -173,6 +173,24 @@ def revoke_host(db: Session, principal: Principal, host_id: int) -> Host:
     return host
 
 
+def cut_off_host(db: Session, host: Host, reason: str) -> None:
+    """Revoke a host (locked by the caller) for what it did, saying why; as an owner's revoke."""
+    host.revoked_at = utcnow()
+    host.revoked_reason = reason
+    host.credential_hash = token_digest(new_token("sbh-revoked"))
+    audit.record(
+        db,
+        team_id=host.team_id,
+        actor="storbench",
+        action="host.cut_off",
+        resource_type="host",
+        resource_id=host.id,
+        hosts=[host.name],
+        reason=reason,
+    )
+    db.flush()
+
+
 def remove_broker_user(host: Host) -> None:
     """Within a revoke, removal or deletion: the host's broker user goes, and its connections with it."""
     try:
@@ -308,6 +326,7 @@ def describe_hosts(db: Session, hosts: Sequence[Host]) -> list[HostOut]:
             facts=HostFactsOut.from_stored(h.facts or {}),
             created_at=h.created_at,
             revoked_at=h.revoked_at,
+            revoked_reason=h.revoked_reason,
         )
         for h in hosts
     ]

@@ -9,13 +9,13 @@ from fastapi import APIRouter, Request, status
 from storbench_api.broker import host_queue
 from storbench_api.db import utcnow
 from storbench_api.deps import DB, CurrentHost
-from storbench_api.errors import Conflict
+from storbench_api.errors import Conflict, Unauthorized
 from storbench_api.hosts import broker_access
 from storbench_api.hosts.enrollment import enroll_host
 from storbench_api.hosts.service import ensure_current_broker_user, record_heartbeat
+from storbench_api.kit.attempts import account_attempt, limit_sign_in, secret_account
 from storbench_api.models import Host
 from storbench_api.openapi import errors
-from storbench_api.rate_limit import limit_sign_in
 from storbench_api.settings import get_settings
 from storbench_protocol.facts import Heartbeat
 from storbench_protocol.identity import Enrolled, EnrollRequest, WorkerIdentity
@@ -33,7 +33,9 @@ router = APIRouter(prefix="/worker", tags=["worker"])
 def enroll(request: Request, body: EnrollRequest, db: DB) -> Enrolled:
     """Exchange an enrollment token for this host's own worker credential."""
     limit_sign_in(request, f"enroll:{body.name}")
-    host, credential = enroll_host(db, body.token, body.name)
+    # One token's failures are counted wherever they come from, with backoff.
+    with account_attempt(request, secret_account("enroll", body.token), wrong=(Unauthorized,)):
+        host, credential = enroll_host(db, body.token, body.name)
     # A replaced host's old broker password stops with its old token, not at the new worker's start.
     host = ensure_current_broker_user(db, host)
     db.commit()

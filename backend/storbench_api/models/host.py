@@ -36,5 +36,7 @@ class Host(TimestampMixin, Base):
     labels: Mapped[list[str]] = mapped_column(JSON, default=list)
     # Revoked: its credential and broker user are gone; its history stays.
     revoked_at: Mapped[datetime | None]
+    # Why, when the service revoked it (it wrote past its broker budget); None when an owner did.
+    revoked_reason: Mapped[str | None] = mapped_column(String(300))
     # Removed: gone from lists and pickers, credential and broker user revoked; runs and results stay.
     removed_at: Mapped[datetime | None]

@@ -24,7 +24,8 @@ class Team(TimestampMixin, Base):
     __tablename__ = "teams"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(120), unique=True)
+    # Unique only among one user's teams (teams.service): a name must not tell who else exists.
+    name: Mapped[str] = mapped_column(String(120))
 
 
 class User(TimestampMixin, Base):

@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from storbench_api.broker import enqueue_assignment
 from storbench_api.db import get_sessionmaker
 from storbench_api.errors import BrokerUnavailable
+from storbench_api.hosts import broker_budget
 from storbench_api.models import Run
 from storbench_api.runs import lifecycle
 from storbench_api.settings import get_settings
@@ -25,14 +26,28 @@ def start_liveness_grace() -> None:
     _serving_since = time.monotonic()
 
 
+def _enqueue(db: Session, assignment_id: int, host_id: int) -> None:
+    """Send one assignment; when Redis is full, cut off the hosts that filled it and send again."""
+    try:
+        enqueue_assignment(assignment_id, host_id)
+    except Exception as exc:
+        if not broker_budget.is_out_of_memory(exc) or not broker_budget.cut_off_hosts_over_budget(db):
+            raise
+        log.warning("the broker was full: hosts over their budget were cut off; sending again")
+        enqueue_assignment(assignment_id, host_id)
+
+
 def dispatch_run(db: Session, run: Run) -> None:
     """Enqueue each assignment on its host's queue; a broker failure fails the run with the reason."""
     for assignment in run.assignments:
         try:
-            enqueue_assignment(assignment.id, assignment.host_id)
+            _enqueue(db, assignment.id, assignment.host_id)
         except Exception as exc:  # kombu/redis raise many types; each means "not delivered"
             log.warning("could not enqueue assignment %s: %s", assignment.id, exc)
-            reason = f"the message broker is unreachable ({type(exc).__name__}); the run was not started"
+            if broker_budget.is_out_of_memory(exc):
+                reason = "the message broker is full (Redis maxmemory); the run was not started"
+            else:
+                reason = f"the message broker is unreachable ({type(exc).__name__}); the run was not started"
             lifecycle.fail_undispatchable(db, run, reason)
             db.commit()
             raise BrokerUnavailable(

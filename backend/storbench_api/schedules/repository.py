@@ -8,13 +8,13 @@ from sqlalchemy.orm import Session
 
 from storbench_api.models import Plan, Target, User
 from storbench_api.models.schedule import FiringStatus, Schedule, ScheduleFiring
+from storbench_api.pagination import Page, fetch_page
 
 
-def schedules_of_team(db: Session, team_id: int) -> Sequence[Schedule]:
-    """The team's schedules, by name."""
-    return db.scalars(
-        select(Schedule).where(Schedule.team_id == team_id).order_by(Schedule.name, Schedule.id)
-    ).all()
+def schedules_of_team(db: Session, team_id: int, page: Page) -> tuple[Sequence[Schedule], int]:
+    """A page of the team's schedules, by name, and how many it has."""
+    query = select(Schedule).where(Schedule.team_id == team_id).order_by(Schedule.name, Schedule.id)
+    return fetch_page(db, query, page)
 
 
 def schedule_of_team(db: Session, team_id: int, schedule_id: int) -> Schedule | None:

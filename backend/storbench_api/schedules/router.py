@@ -8,6 +8,7 @@ from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.errors import Conflict
 from storbench_api.ids import IdPath
 from storbench_api.openapi import errors, rules_beyond_schema
+from storbench_api.pagination import Page, page_params
 from storbench_api.schedules import service
 from storbench_api.schedules.schemas import (
     FiringList,
@@ -27,10 +28,10 @@ _CRON_RULES = (
 
 
 @router.get("", response_model=ScheduleList, summary="The team's schedules")
-def list_schedules(db: DB, principal: ReadAccess) -> ScheduleList:
+def list_schedules(db: DB, principal: ReadAccess, page: Annotated[Page, page_params()]) -> ScheduleList:
     """Each with its next three slots, its latest firing and how many slots it missed."""
-    rows = service.list_schedules(db, principal.team_id)
-    return ScheduleList(items=service.describe(db, rows), total=len(rows))
+    rows, total = service.list_schedules(db, principal.team_id, page)
+    return ScheduleList(items=service.describe(db, rows), total=total)
 
 
 @router.get(

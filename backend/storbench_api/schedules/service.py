@@ -7,6 +7,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Invalid, NotFound
 from storbench_api.models.schedule import Schedule, ScheduleFiring
+from storbench_api.pagination import Page
 from storbench_api.plans import repository as plans_repository
 from storbench_api.schedules import cron, repository
 from storbench_api.schedules.schemas import (
@@ -70,9 +71,10 @@ def get_schedule(db: Session, team_id: int, schedule_id: int) -> Schedule:
     return schedule
 
 
-def list_schedules(db: Session, team_id: int) -> list[Schedule]:
-    """Every schedule of the team."""
-    return list(repository.schedules_of_team(db, team_id))
+def list_schedules(db: Session, team_id: int, page: Page) -> tuple[list[Schedule], int]:
+    """A page of the team's schedules, by name, and how many it has."""
+    rows, total = repository.schedules_of_team(db, team_id, page)
+    return list(rows), total
 
 
 def create_schedule(db: Session, principal: Principal, body: ScheduleCreate) -> Schedule:

@@ -6,6 +6,7 @@ from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from storbench_api.models.storage_class import StorageClass, StorageClassSpec
+from storbench_api.pagination import Page, fetch_page
 
 
 def _visible_to(team_id: int) -> ColumnElement[bool]:
@@ -22,6 +23,19 @@ def list_classes(db: Session, team_id: int) -> Sequence[StorageClass]:
         .order_by(StorageClass.team_id.is_not(None), StorageClass.protocol, StorageClass.name)
     )
     return db.scalars(query).all()
+
+
+def page_of_classes(db: Session, team_id: int, page: Page) -> tuple[Sequence[StorageClass], int]:
+    """A page of what list_classes lists, and how many classes that is."""
+    query = (
+        select(StorageClass)
+        .where(_visible_to(team_id))
+        .options(selectinload(StorageClass.specs))
+        .order_by(
+            StorageClass.team_id.is_not(None), StorageClass.protocol, StorageClass.name, StorageClass.id
+        )
+    )
+    return fetch_page(db, query, page)
 
 
 def get_class(db: Session, team_id: int, class_id: int) -> StorageClass | None:

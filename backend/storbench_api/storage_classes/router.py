@@ -8,6 +8,7 @@ from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.errors import Conflict
 from storbench_api.ids import IdPath
 from storbench_api.openapi import errors, rules_beyond_schema
+from storbench_api.pagination import Page, page_params
 from storbench_api.storage_classes import service
 from storbench_api.storage_classes.expected import Provisioned
 from storbench_api.storage_classes.schemas import (
@@ -30,10 +31,10 @@ SPEC_RULES = (
 
 
 @router.get("", response_model=StorageClassList, summary="The storage class catalogue")
-def list_classes(db: DB, principal: ReadAccess) -> StorageClassList:
+def list_classes(db: DB, principal: ReadAccess, page: Annotated[Page, page_params()]) -> StorageClassList:
     """Published classes (cloud disks, NAS types, file-system tiers, drives) and the team's own."""
-    items = [service.describe(c) for c in service.list_classes(db, principal.team_id)]
-    return StorageClassList(items=items, total=len(items))
+    rows, total = service.list_classes(db, principal.team_id, page)
+    return StorageClassList(items=[service.describe(c) for c in rows], total=total)
 
 
 @router.post(

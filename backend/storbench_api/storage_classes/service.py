@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 from storbench_api.audit import service as audit
 from storbench_api.errors import Conflict, Forbidden, NotFound
 from storbench_api.models.storage_class import StorageClass, StorageClassSpec
+from storbench_api.pagination import Page
 from storbench_api.storage_classes import repository
 from storbench_api.storage_classes.expected import Provisioned, expected_figures, figure_for
 from storbench_api.storage_classes.schemas import (
@@ -22,9 +23,9 @@ from storbench_api.storage_classes.schemas import (
 from storbench_api.teams import quotas
 
 
-def list_classes(db: Session, team_id: int) -> Sequence[StorageClass]:
-    """The published catalogue and the team's own classes."""
-    return repository.list_classes(db, team_id)
+def list_classes(db: Session, team_id: int, page: Page) -> tuple[Sequence[StorageClass], int]:
+    """A page of the published catalogue and the team's own classes, and how many there are."""
+    return repository.page_of_classes(db, team_id, page)
 
 
 def get_class(db: Session, team_id: int, class_id: int) -> StorageClass:

@@ -14,8 +14,18 @@ def user_count(db: Session) -> int:
 
 
 def team_by_name(db: Session, name: str) -> Team | None:
-    """The team with this name."""
-    return db.scalar(select(Team).where(Team.name == name))
+    """The oldest team with this name (names are unique only among one user's teams)."""
+    return db.scalar(select(Team).where(Team.name == name).order_by(Team.id).limit(1))
+
+
+def member_team_by_name(db: Session, user_id: int, name: str) -> Team | None:
+    """The user's own team with this name, if they are in one."""
+    return db.scalar(
+        select(Team)
+        .join(Membership, Membership.team_id == Team.id)
+        .where(Membership.user_id == user_id, Team.name == name)
+        .limit(1)
+    )
 
 
 def oldest_team(db: Session) -> Team | None:

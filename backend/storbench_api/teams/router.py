@@ -5,11 +5,11 @@ from fastapi import APIRouter, Request, Response, status
 from storbench_api.auth.schemas import TokenOut
 from storbench_api.auth.service import issue_session
 from storbench_api.deps import DB, OwnerAccess, ReadAccess
-from storbench_api.errors import Conflict, Forbidden
+from storbench_api.errors import Conflict, Forbidden, Invalid, Unauthorized
 from storbench_api.ids import IdPath
+from storbench_api.kit.attempts import account_attempt, password_attempt, secret_account
 from storbench_api.models import Role
 from storbench_api.openapi import errors, rules_beyond_schema
-from storbench_api.rate_limit import limit_sign_in
 from storbench_api.settings import get_settings
 from storbench_api.teams import service
 from storbench_api.teams.schemas import (
@@ -129,8 +129,13 @@ def revoke_invitation(invitation_id: IdPath, db: DB, principal: OwnerAccess) -> 
 )
 def accept_invitation(request: Request, body: InvitationAccept, db: DB) -> TokenOut:
     """Join the team with an existing account or a new one; returns a session token in that team."""
-    limit_sign_in(request, body.email)
-    user, team_id = service.accept_invitation(db, body.token, body.email, body.password)
+    # An invitation checks an existing account's password: limited as sign-in is, per address and
+    # per account; and one token's failures are counted wherever they come from.
+    with (
+        password_attempt(request, body.email, wrong=(Unauthorized,), purpose="invitation"),
+        account_attempt(request, secret_account("invitation", body.token), wrong=(Invalid,)),
+    ):
+        user, team_id = service.accept_invitation(db, body.token, body.email, body.password)
     token, expires_at = issue_session(db, user.id, team_id, get_settings().token_ttl)
     db.commit()
     return TokenOut(access_token=token, expires_at=expires_at)

@@ -74,8 +74,10 @@ def create_team(db: Session, principal: Principal, name: str) -> Team:
             "(STORBENCH_TEAM_CREATION=everyone lets every user create teams)"
         )
     name = name.strip()
-    if repository.team_by_name(db, name) is not None:
-        raise Conflict(f"a team named '{name}' already exists")
+    # Unique among the caller's own teams only: refusing a name another team has would tell who
+    # else uses this instance.
+    if repository.member_team_by_name(db, principal.user_id, name) is not None:
+        raise Conflict(f"you are already in a team named '{name}': choose another name")
     team = Team(name=name)
     db.add(team)
     db.flush()

@@ -7,6 +7,7 @@ from sqlalchemy import Select, case, func, literal, select, update
 from sqlalchemy.orm import Session
 
 from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
+from storbench_api.pagination import Page, fetch_page
 
 
 def active_webhooks_of_team(db: Session, team_id: int) -> Sequence[Webhook]:
@@ -16,14 +17,20 @@ def active_webhooks_of_team(db: Session, team_id: int) -> Sequence[Webhook]:
     ).all()
 
 
-def webhooks_of_team(db: Session, team_id: int) -> Sequence[Webhook]:
-    """Every webhook of the team, oldest first."""
-    return db.scalars(select(Webhook).where(Webhook.team_id == team_id).order_by(Webhook.id)).all()
+def webhooks_of_team(db: Session, team_id: int, page: Page) -> tuple[Sequence[Webhook], int]:
+    """A page of the team's webhooks, oldest first, and how many it has."""
+    return fetch_page(db, select(Webhook).where(Webhook.team_id == team_id).order_by(Webhook.id), page)
 
 
 def webhook_of_team(db: Session, team_id: int, webhook_id: int) -> Webhook | None:
     """One webhook, only if it is the team's."""
     return db.scalar(select(Webhook).where(Webhook.id == webhook_id, Webhook.team_id == team_id))
+
+
+def page_of_deliveries(db: Session, webhook_id: int, page: Page) -> tuple[Sequence[WebhookDelivery], int]:
+    """A page of a webhook's deliveries, newest first, and how many it has."""
+    query = select(WebhookDelivery).where(WebhookDelivery.webhook_id == webhook_id)
+    return fetch_page(db, query.order_by(WebhookDelivery.id.desc()), page)
 
 
 def deliveries_of_webhook(

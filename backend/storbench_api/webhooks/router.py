@@ -2,12 +2,13 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response, status
+from fastapi import APIRouter, Response, status
 
 from storbench_api.deps import DB, OwnerAccess
 from storbench_api.errors import Conflict
 from storbench_api.ids import IdPath
 from storbench_api.openapi import errors, rules_beyond_schema
+from storbench_api.pagination import Page, page_params
 from storbench_api.webhooks import service
 from storbench_api.webhooks.events import EVENTS
 from storbench_api.webhooks.schemas import (
@@ -24,12 +25,11 @@ router = APIRouter(prefix="/webhooks", tags=["webhooks"])
 
 
 @router.get("", response_model=WebhookList, summary="The team's webhooks")
-def list_webhooks(db: DB, principal: OwnerAccess) -> WebhookList:
+def list_webhooks(db: DB, principal: OwnerAccess, page: Annotated[Page, page_params()]) -> WebhookList:
     """URLs, events and how the latest delivery went; secrets are never shown again."""
-    rows = service.list_webhooks(db, principal.team_id)
-    return WebhookList(
-        items=[service.describe_webhook(db, w) for w in rows], total=len(rows), events=list(EVENTS)
-    )
+    rows, total = service.list_webhooks(db, principal.team_id, page)
+    items = [service.describe_webhook(db, w) for w in rows]
+    return WebhookList(items=items, total=total, events=list(EVENTS))
 
 
 @router.post(
@@ -95,11 +95,11 @@ def list_deliveries(
     webhook_id: IdPath,
     db: DB,
     principal: OwnerAccess,
-    limit: Annotated[int, Query(ge=1, le=200, description="deliveries to return, newest first")] = 50,
+    page: Annotated[Page, page_params(default_limit=50, max_limit=200)],
 ) -> DeliveryList:
-    """Status, attempts, last HTTP status and error, and an excerpt of the answer."""
-    rows = service.deliveries(db, principal.team_id, webhook_id, limit)
-    return DeliveryList(items=[service.describe_delivery(d) for d in rows])
+    """Status, attempts, last HTTP status and error, and an excerpt of the answer; newest first."""
+    rows, total = service.deliveries(db, principal.team_id, webhook_id, page)
+    return DeliveryList(items=[service.describe_delivery(d) for d in rows], total=total)
 
 
 @router.post(

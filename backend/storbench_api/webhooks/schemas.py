@@ -88,6 +88,7 @@ class DeliveryOut(BaseModel):
 
 
 class DeliveryList(BaseModel):
-    """A webhook's deliveries, newest first."""
+    """A page of a webhook's deliveries, newest first, and how many it has."""
 
     items: list[DeliveryOut]
+    total: int

@@ -1,6 +1,7 @@
 """Webhooks: registration, the delivery log, and recording events to deliver."""
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +13,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, NotFound
 from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
+from storbench_api.pagination import Page
 from storbench_api.security import seal
 from storbench_api.settings import get_settings
 from storbench_api.teams import quotas
@@ -90,9 +92,9 @@ def get_webhook(db: Session, team_id: int, webhook_id: int) -> Webhook:
     return webhook
 
 
-def list_webhooks(db: Session, team_id: int) -> list[Webhook]:
-    """Every webhook of the team."""
-    return list(repository.webhooks_of_team(db, team_id))
+def list_webhooks(db: Session, team_id: int, page: Page) -> tuple[Sequence[Webhook], int]:
+    """A page of the team's webhooks, oldest first, and how many it has."""
+    return repository.webhooks_of_team(db, team_id, page)
 
 
 def create_webhook(db: Session, principal: Principal, body: WebhookCreate) -> tuple[Webhook, str]:
@@ -216,10 +218,12 @@ def retry_delivery(db: Session, principal: Principal, webhook_id: int, delivery_
     return delivery
 
 
-def deliveries(db: Session, team_id: int, webhook_id: int, limit: int) -> list[WebhookDelivery]:
-    """The webhook's delivery log, newest first."""
+def deliveries(
+    db: Session, team_id: int, webhook_id: int, page: Page
+) -> tuple[Sequence[WebhookDelivery], int]:
+    """A page of the webhook's delivery log, newest first, and how many deliveries it has."""
     webhook = get_webhook(db, team_id, webhook_id)
-    return list(repository.deliveries_of_webhook(db, webhook.id, limit))
+    return repository.page_of_deliveries(db, webhook.id, page)
 
 
 def describe_delivery(delivery: WebhookDelivery) -> DeliveryOut:

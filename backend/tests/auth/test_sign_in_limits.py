@@ -8,7 +8,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from storbench_api import backoff, security
+from storbench_api import security
+from storbench_api.kit import backoff
 from storbench_api.security import HashingBusy, hashing_slot, verify_password
 from tests.conftest import make_caller
 

@@ -13,10 +13,11 @@ from tests.support.stack import free_port
 class PrivateRedis:
     """A redis-server of this test's own, so it can be stopped and started without disturbing others."""
 
-    def __init__(self, workdir: Path, bind: str = "127.0.0.1") -> None:
+    def __init__(self, workdir: Path, bind: str = "127.0.0.1", options: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.workdir = workdir
         self.bind = bind
+        self.options = options  # more of redis-server's options, e.g. ("--maxmemory", "32mb")
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -41,6 +42,7 @@ class PrivateRedis:
                 "no",
                 "--dir",
                 str(self.workdir),
+                *self.options,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

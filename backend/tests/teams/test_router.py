@@ -137,3 +137,19 @@ def test_only_the_admin_creates_teams_unless_the_instance_lets_everyone(
     monkeypatch.setattr(get_settings(), "admin_email", "someone-else@example.com")
     monkeypatch.setattr(get_settings(), "team_creation", "everyone")
     assert client.post("/api/v1/teams", json={"name": "hobby"}, headers=owner.headers).status_code == 201
+
+
+def test_creating_a_team_does_not_tell_which_names_other_teams_have(
+    client: TestClient, db: Session, owner: Caller, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(get_settings(), "team_creation", "everyone")
+    stranger = make_caller(db)
+    # The stranger's team has a name; another user asking for it learns nothing about it.
+    taken_elsewhere = client.post("/api/v1/teams", json={"name": stranger.team.name}, headers=owner.headers)
+    assert taken_elsewhere.status_code == 201, taken_elsewhere.text
+    assert taken_elsewhere.json()["id"] != stranger.team.id
+    # One's own teams keep distinct names, so the team switcher never shows two alike.
+    again = client.post("/api/v1/teams", json={"name": stranger.team.name}, headers=owner.headers)
+    assert again.status_code == 409
+    assert "you are already in a team" in again.json()["message"]
+    assert client.get("/api/v1/hosts", headers=stranger.headers).status_code == 200

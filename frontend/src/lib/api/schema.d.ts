@@ -1525,7 +1525,7 @@ export interface paths {
         };
         /**
          * A webhook's delivery log
-         * @description Status, attempts, last HTTP status and error, and an excerpt of the answer.
+         * @description Status, attempts, last HTTP status and error, and an excerpt of the answer; newest first.
          */
         get: operations["list_deliveries_api_v1_webhooks__webhook_id__deliveries_get"];
         put?: never;
@@ -2077,6 +2077,8 @@ export interface components {
             provisioned_iops?: number | null;
             /** Provisioned Mbps */
             provisioned_mbps?: number | null;
+            /** Reason */
+            reason?: string | null;
             /** Replaces Host */
             replaces_host?: string | null;
             role?: components["schemas"]["Role"] | null;
@@ -2354,11 +2356,13 @@ export interface components {
         };
         /**
          * DeliveryList
-         * @description A webhook's deliveries, newest first.
+         * @description A page of a webhook's deliveries, newest first, and how many it has.
          */
         DeliveryList: {
             /** Items */
             items: components["schemas"]["DeliveryOut"][];
+            /** Total */
+            total: number;
         };
         /**
          * DeliveryOut
@@ -3227,6 +3231,8 @@ export interface components {
             name: string;
             /** Revoked At */
             revoked_at?: string | null;
+            /** Revoked Reason */
+            revoked_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -3382,6 +3388,8 @@ export interface components {
             name: string;
             /** Revoked At */
             revoked_at?: string | null;
+            /** Revoked Reason */
+            revoked_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -5901,7 +5909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Too many attempts from one client for one account in a short time */
+            /** @description Too many attempts from one client, or at one account, in a short time */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6467,7 +6475,12 @@ export interface operations {
     };
     list_views_api_v1_compare_views_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description rows per page (at most 500) */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6492,7 +6505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description A query parameter this operation does not take */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9826,7 +9839,12 @@ export interface operations {
     };
     list_schedules_api_v1_schedules_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description rows per page (at most 500) */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9851,7 +9869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description A query parameter this operation does not take */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10269,7 +10287,12 @@ export interface operations {
     };
     list_classes_api_v1_storage_classes_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description rows per page (at most 500) */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10294,7 +10317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description A query parameter this operation does not take */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11646,7 +11669,12 @@ export interface operations {
     };
     list_webhooks_api_v1_webhooks_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description rows per page (at most 500) */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11680,7 +11708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description A query parameter this operation does not take */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11993,8 +12021,10 @@ export interface operations {
     list_deliveries_api_v1_webhooks__webhook_id__deliveries_get: {
         parameters: {
             query?: {
-                /** @description deliveries to return, newest first */
+                /** @description rows per page (at most 200) */
                 limit?: number;
+                /** @description rows to skip */
+                offset?: number;
             };
             header?: never;
             path: {

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client";
+import { fetchAllPages } from "../../../lib/all-pages";
 import type { Schema } from "../../../lib/api/types";
 
 export type Schedule = Schema<"ScheduleOut">;
@@ -10,7 +10,7 @@ export const schedulesQueryKey = ["schedules"] as const;
 export function listSchedulesQueryOptions() {
   return queryOptions({
     queryKey: [...schedulesQueryKey, "list"],
-    queryFn: ({ signal }) => apiRequest<Schema<"ScheduleList">>("/schedules", { signal }),
+    queryFn: ({ signal }) => fetchAllPages<Schema<"ScheduleList">>("/schedules", { signal }),
   });
 }
 

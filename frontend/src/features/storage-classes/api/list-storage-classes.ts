@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client";
+import { fetchAllPages } from "../../../lib/all-pages";
 import type { Schema } from "../../../lib/api/types";
 
 export const storageClassesQueryKey = ["storage-classes"] as const;
@@ -8,7 +8,7 @@ export const storageClassesQueryKey = ["storage-classes"] as const;
 export function listStorageClassesQueryOptions() {
   return queryOptions({
     queryKey: [...storageClassesQueryKey, "list"],
-    queryFn: ({ signal }) => apiRequest<Schema<"StorageClassList">>("/storage-classes", { signal }),
+    queryFn: ({ signal }) => fetchAllPages<Schema<"StorageClassList">>("/storage-classes", { signal }),
     staleTime: 5 * 60_000,
   });
 }

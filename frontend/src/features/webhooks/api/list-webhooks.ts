@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client";
+import { fetchAllPages } from "../../../lib/all-pages";
 import type { Schema } from "../../../lib/api/types";
 
 export type Webhook = Schema<"WebhookOut">;
@@ -9,7 +9,7 @@ export const webhooksQueryKey = ["webhooks"] as const;
 export function listWebhooksQueryOptions() {
   return queryOptions({
     queryKey: [...webhooksQueryKey, "list"],
-    queryFn: ({ signal }) => apiRequest<Schema<"WebhookList">>("/webhooks", { signal }),
+    queryFn: ({ signal }) => fetchAllPages<Schema<"WebhookList">>("/webhooks", { signal }),
   });
 }
 

@@ -1,20 +1,26 @@
 import { useState } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { ConfirmAction } from "../../../components/ui/confirm-action";
+import { OneTimeSecret } from "../../../components/ui/one-time-secret";
+import type { WebhookCreated } from "../api/create-webhook";
 import { useDeleteWebhook } from "../api/delete-webhook";
 import type { Webhook } from "../api/list-webhooks";
+import { useRotateWebhookSecret } from "../api/rotate-webhook-secret";
 import { useSendTestEvent } from "../api/send-test-event";
 import { useUpdateWebhook } from "../api/update-webhook";
 import { DeliveryBadge } from "./delivery-badge";
 import { DeliveryLog } from "./delivery-log";
 
-/** Each webhook with its events, a test event, pause/resume, delete, and its delivery log. */
+/** Each webhook with its events, a test event, pause/resume, a new secret, delete, and its delivery log. */
 export function WebhooksList({ webhooks }: { webhooks: Webhook[] }) {
   const [open, setOpen] = useState<number | null>(null);
+  // The answer of the latest rotation: its secret is shown once, under its webhook, until Done.
+  const [rotated, setRotated] = useState<WebhookCreated | null>(null);
   const testMutation = useSendTestEvent();
   const updateMutation = useUpdateWebhook();
   const deleteMutation = useDeleteWebhook();
-  const error = testMutation.error ?? updateMutation.error ?? deleteMutation.error;
+  const rotateMutation = useRotateWebhookSecret();
+  const error = testMutation.error ?? updateMutation.error ?? rotateMutation.error ?? deleteMutation.error;
   return (
     <>
       {error ? <ApiErrorAlert error={error} title="Could not change the webhook" /> : null}
@@ -70,6 +76,15 @@ export function WebhooksList({ webhooks }: { webhooks: Webhook[] }) {
                   {webhook.active ? "Pause" : "Resume"}
                 </button>
                 <ConfirmAction
+                  label="New secret"
+                  name={`New signing secret for ${name}`}
+                  groupLabel={`Confirm a new signing secret for ${name}`}
+                  question={<>Replace the signing secret? Deliveries are signed with the new one from now on; update your receiver.</>}
+                  confirmLabel="Replace secret"
+                  disabled={rotateMutation.isPending}
+                  onConfirm={() => rotateMutation.mutate(webhook.id, { onSuccess: setRotated })}
+                />
+                <ConfirmAction
                   label="Delete"
                   name={`Delete ${name}`}
                   groupLabel={`Confirm deleting ${name}`}
@@ -79,6 +94,16 @@ export function WebhooksList({ webhooks }: { webhooks: Webhook[] }) {
                   onConfirm={() => deleteMutation.mutate(webhook.id)}
                 />
               </div>
+              {rotated?.id === webhook.id ? (
+                <OneTimeSecret
+                  title="New signing secret"
+                  label="Signing secret"
+                  value={rotated.secret}
+                  copyLabel="Copy secret"
+                  intro={<>The old secret no longer signs deliveries.</>}
+                  onDone={() => setRotated(null)}
+                />
+              ) : null}
               {open === webhook.id ? <DeliveryLog webhookId={webhook.id} url={webhook.url} /> : null}
             </li>
           );

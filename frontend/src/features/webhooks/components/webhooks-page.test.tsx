@@ -105,6 +105,7 @@ describe("Webhooks page", () => {
             makeDelivery({ id: 20, status: "failed", attempts: 6, last_status_code: null, last_error: "no answer within 5 s", next_attempt_at: null }),
             makeDelivery({ id: 19, status: "delivered", attempts: 1, last_status_code: 200, last_error: null, response_excerpt: "ok", delivered_at: "2026-11-22T10:00:01Z", next_attempt_at: null }),
           ],
+          total: 3,
         },
       },
       "POST /api/v1/webhooks/3/deliveries/20/retry": { status: 202, body: makeDelivery({ id: 20, attempts: 0 }) },
@@ -121,6 +122,45 @@ describe("Webhooks page", () => {
     expect(within(log).getByRole("row", { name: /delivered 1 of 6 HTTP 200/ })).toBeInTheDocument();
     await user.click(within(log).getByRole("button", { name: "Send delivery 20 again" }));
     await waitFor(() => expect(api.callsTo("POST /api/v1/webhooks/3/deliveries/20/retry")).toHaveLength(1), SLOW);
+  }, 30_000);
+
+  it("replaces a webhook's secret after a confirmation and shows the new one once", async () => {
+    const webhook = makeWebhook();
+    const api = installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/webhooks": { body: { items: [webhook], total: 1, events: EVENTS } },
+      "POST /api/v1/webhooks/3/rotate-secret": { body: { ...webhook, secret: "whsec_n3wsecret" } },
+    });
+    const { user } = renderApp("/settings/webhooks");
+
+    const item = await screen.findByRole("listitem", { name: "Webhook https://hooks.example.com/storbench" }, SLOW);
+    await user.click(within(item).getByRole("button", { name: /New signing secret for/ }));
+    expect(api.callsTo("POST /api/v1/webhooks/3/rotate-secret")).toHaveLength(0);
+    const confirm = within(item).getByRole("group", { name: /Confirm a new signing secret/ });
+    await user.click(within(confirm).getByRole("button", { name: "Replace secret" }));
+
+    const panel = await within(item).findByRole("region", { name: "New signing secret" }, SLOW);
+    expect(within(panel).getByLabelText("Signing secret")).toHaveValue("whsec_n3wsecret");
+    expect(api.callsTo("POST /api/v1/webhooks/3/rotate-secret")).toHaveLength(1);
+    await user.click(within(panel).getByRole("button", { name: "Done" }));
+    expect(screen.queryByDisplayValue("whsec_n3wsecret")).not.toBeInTheDocument();
+  }, 30_000);
+
+  it("asks for every page of a long list of webhooks", async () => {
+    const webhooks = [1, 2, 3].map((id) => makeWebhook({ id, url: `https://hooks.example.com/${id}` }));
+    const api = installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/webhooks": (request) => {
+        // Pages of two, whatever was asked: the SPA must follow `total`.
+        const offset = Number(request.query.get("offset") ?? 0);
+        return { body: { items: webhooks.slice(offset, offset + 2), total: 3, events: EVENTS } };
+      },
+    });
+    renderApp("/settings/webhooks");
+
+    await screen.findByRole("listitem", { name: "Webhook https://hooks.example.com/3" }, SLOW);
+    expect(screen.getAllByRole("listitem", { name: /^Webhook / })).toHaveLength(3);
+    expect(api.callsTo("GET /api/v1/webhooks").map((call) => call.query.get("offset"))).toEqual(["0", "2"]);
   }, 30_000);
 
   it("is for owners only", async () => {

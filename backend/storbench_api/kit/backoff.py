@@ -1,6 +1,6 @@
 """Exponential backoff per key (an account) across every client address, shared through Redis.
 
-The per-(address, account) window in rate_limit lets each new address guess afresh: 99 guesses on one
+The per-(address, account) window in kit.rate_limit lets each new address guess afresh: 99 guesses on one
 account from 10 addresses took 11 s. Here failures are counted per account wherever they come from:
 after FREE_FAILURES, each attempt must wait 2^(n - FREE_FAILURES) s after the previous one (n the
 failures so far), bounded by MAX_DELAY_S, and the count is forgotten FORGET_AFTER_S after the last
@@ -10,16 +10,13 @@ under the per-address window), so the user's usual machine gets in while strange
 """
 
 import hashlib
-import logging
 import threading
 import time
 from typing import Protocol
 
 import redis
 
-from storbench_api.settings import get_settings
-
-log = logging.getLogger(__name__)
+from storbench_api.kit.redis_or_memory import Outage, delete_prefix, limiter_client
 
 FREE_FAILURES = 5
 FIRST_DELAY_S = 1.0
@@ -27,7 +24,6 @@ MAX_DELAY_S = 900.0  # one guess per 15 minutes at worst: about 100 a day per ac
 FORGET_AFTER_S = 24 * 3600.0
 KNOWN_FOR_S = 30 * 24 * 3600.0
 KNOWN_PER_KEY = 32  # addresses remembered per account (the newest ones)
-OUTAGE_RETRY_S = 5.0
 
 
 def delay_after(failures: int) -> float:
@@ -143,49 +139,40 @@ class RedisBackoff:
 
     def __init__(self, redis_url: str, name: str = "sign-in") -> None:
         self.prefix = f"storbench:backoff:{name}:"
-        self._client = redis.Redis.from_url(redis_url, socket_connect_timeout=0.5, socket_timeout=0.5)
+        self._client = limiter_client(redis_url)
         self._attempt = self._client.register_script(_ATTEMPT)
         self._failed = self._client.register_script(_FAILED)
         self._local = MemoryBackoff()
-        self._down_until = 0.0
+        self._outage = Outage("backoff")
 
     def _key(self, kind: str, text: str) -> str:
         # Hashed: no e-mail address or client address is written to Redis.
         return self.prefix + kind + ":" + hashlib.sha256(text.encode()).hexdigest()[:32]
 
-    def _up(self) -> bool:
-        return time.monotonic() >= self._down_until
-
-    def _outage(self, exc: redis.RedisError) -> None:
-        self._down_until = time.monotonic() + OUTAGE_RETRY_S
-        log.warning(
-            "backoff cannot reach Redis (%s); counting in this process for %.0f s", exc, OUTAGE_RETRY_S
-        )
-
     def attempt(self, key: str) -> float:
         """Reserve an attempt now: 0, or the seconds to wait first."""
-        if self._up():
+        if self._outage.up():
             try:
                 args = [FREE_FAILURES, int(MAX_DELAY_S * 1000), int(FORGET_AFTER_S * 1000)]
                 args.append(int(FIRST_DELAY_S * 1000))
                 return int(self._attempt(keys=[self._key("f", key)], args=args)) / 1000
             except redis.RedisError as exc:
-                self._outage(exc)
+                self._outage.down(exc)
         return self._local.attempt(key)
 
     def failed(self, key: str) -> None:
         """Count a failed attempt."""
         self._local.failed(key)
-        if self._up():
+        if self._outage.up():
             try:
                 self._failed(keys=[self._key("f", key)], args=[int(FORGET_AFTER_S * 1000)])
             except redis.RedisError as exc:
-                self._outage(exc)
+                self._outage.down(exc)
 
     def succeeded(self, key: str, address: str) -> None:
         """Forget the failures and remember the address."""
         self._local.succeeded(key, address)
-        if self._up():
+        if self._outage.up():
             known = self._key("k", key)
             try:
                 with self._client.pipeline() as pipe:
@@ -195,44 +182,19 @@ class RedisBackoff:
                     pipe.expire(known, int(KNOWN_FOR_S))
                     pipe.execute()
             except redis.RedisError as exc:
-                self._outage(exc)
+                self._outage.down(exc)
 
     def known(self, key: str, address: str) -> bool:
         """Whether the key has succeeded from this address lately."""
-        if self._up():
+        if self._outage.up():
             try:
                 since = self._client.zscore(self._key("k", key), self._key("a", address))
                 return since is not None and time.time() - float(since) < KNOWN_FOR_S
             except redis.RedisError as exc:
-                self._outage(exc)
+                self._outage.down(exc)
         return self._local.known(key, address)
 
     def reset(self) -> None:
         """Forget everything (tests)."""
         self._local.reset()
-        try:
-            keys = list(self._client.scan_iter(match=self.prefix + "*", count=1000))
-            if keys:
-                self._client.delete(*keys)
-        except redis.RedisError as exc:
-            log.warning("could not reset the backoff in Redis: %s", exc)
-
-
-class SharedBackoff:
-    """A RedisBackoff when Redis is the broker, else a MemoryBackoff; chosen at first use."""
-
-    def __init__(self) -> None:
-        self._backoff: Backoff | None = None
-        self._lock = threading.Lock()
-
-    def get(self) -> Backoff:
-        """The backoff of this process."""
-        with self._lock:
-            if self._backoff is None:
-                url = get_settings().effective_broker_url
-                redis_broker = url.startswith(("redis://", "rediss://"))
-                self._backoff = RedisBackoff(url) if redis_broker else MemoryBackoff()
-            return self._backoff
-
-
-account_backoff = SharedBackoff()
+        delete_prefix(self._client, self.prefix)

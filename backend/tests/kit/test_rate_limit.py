@@ -12,8 +12,9 @@ import redis
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from storbench_api import rate_limit
-from storbench_api.rate_limit import RedisSlidingWindow
+from storbench_api.kit import attempts, redis_or_memory
+from storbench_api.kit.rate_limit import RedisSlidingWindow, Window
+from storbench_api.kit.redis_or_memory import RedisOrMemory
 from tests.conftest import make_caller
 from tests.support.redis_server import PrivateRedis
 from tests.support.stack import free_port
@@ -69,7 +70,7 @@ def test_nothing_personal_is_written_to_redis(name: str) -> None:
 def test_a_redis_outage_falls_back_to_counting_in_process(caplog: pytest.LogCaptureFixture) -> None:
     nobody_listens = f"redis://127.0.0.1:{free_port()}/0"
     limiter = RedisSlidingWindow(3, 60, nobody_listens, name="outage")
-    with caplog.at_level(logging.WARNING, logger="storbench_api.rate_limit"):
+    with caplog.at_level(logging.WARNING, logger="storbench_api.kit.redis_or_memory"):
         answers = [limiter.hit("k") for _ in range(4)]
     # Sign-in goes on (no exception, no lock-out), still limited by this process's own count.
     assert answers[:3] == [0, 0, 0] and answers[3] > 0
@@ -81,7 +82,7 @@ def test_a_redis_outage_falls_back_to_counting_in_process(caplog: pytest.LogCapt
 def test_the_shared_count_resumes_when_redis_is_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    monkeypatch.setattr(rate_limit, "OUTAGE_RETRY_S", 0.2)
+    monkeypatch.setattr(redis_or_memory, "OUTAGE_RETRY_S", 0.2)
     server = PrivateRedis(tmp_path)
     server.start()
     try:
@@ -103,7 +104,9 @@ def test_signing_in_works_through_a_redis_outage(
     client: TestClient, db: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     nobody_listens = f"redis://127.0.0.1:{free_port()}/0"
-    monkeypatch.setattr(rate_limit, "sign_in_window", RedisSlidingWindow(10, 60, nobody_listens))
+    unreachable: Window = RedisSlidingWindow(10, 60, nobody_listens)
+    always_unreachable = RedisOrMemory(lambda url: unreachable, lambda: unreachable)
+    monkeypatch.setattr(attempts, "sign_in_window", always_unreachable)
     caller = make_caller(db, password="right-password")
     signed_in = client.post(
         "/api/v1/auth/token", data={"username": caller.user.email, "password": "right-password"}
