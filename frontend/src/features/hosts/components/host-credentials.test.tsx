@@ -27,6 +27,22 @@ describe("host credentials (owners)", () => {
     );
   });
 
+  it("says why the service cut a host off, next to Replace", async () => {
+    const reason =
+      "host 'greedy' was cut off: it kept 47.0 MiB in the message broker, more than its budget of 8.0 MiB";
+    installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/hosts": {
+        body: page([makeHost({ id: 6, name: "greedy", status: "revoked", revoked_at: "2026-11-27T18:00:00Z", revoked_reason: reason })]),
+      },
+      "GET /api/v1/enrollment-tokens": { body: page([]) },
+    });
+    renderApp("/hosts");
+
+    expect(await screen.findByRole("note", { name: "Why greedy was revoked" })).toHaveTextContent(reason);
+    expect(screen.getByRole("button", { name: "Replace greedy" })).toBeInTheDocument();
+  });
+
   it("revokes a host only once confirmed, and keeping it changes nothing", async () => {
     const host = makeHost({ id: 5, name: "old-client" });
     const api = installFakeApi({

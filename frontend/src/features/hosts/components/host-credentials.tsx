@@ -87,6 +87,11 @@ export function HostCredentials({ host }: { host: Host }) {
   return (
     <div className="button-row">
       {error ? <ApiErrorAlert error={error} title="Could not change the host's credential" /> : null}
+      {host.revoked_reason ? (
+        <p className="small" role="note" aria-label={`Why ${host.name} was revoked`}>
+          {host.revoked_reason}
+        </p>
+      ) : null}
       {host.status === "revoked" ? null : (
         <>
           <button
