@@ -344,6 +344,7 @@ def analysis_cases(engine: Engine) -> list[Case]:
     from storbench_api.compare import repository as compare_repo
     from storbench_api.history import repository as history_repo
     from storbench_api.models import Run
+    from storbench_api.rollup import repository as rollup_repo
 
     big = 1
     target, job = _one(
@@ -490,7 +491,7 @@ def analysis_cases(engine: Engine) -> list[Case]:
         Case("regressions (newest 50, total, unacknowledged)", regressions, regressions_sql),
         Case(
             "series of a target (the trend's job picker, rollup)",
-            lambda db: history_repo.jobs_of_target(db, big, target),
+            lambda db: rollup_repo.jobs_of_target(db, big, target),
             [(series_sql, {"t": big, "target": target})],
         ),
     ]

@@ -41,6 +41,7 @@ from storbench_api.history.schemas import (
 )
 from storbench_api.models import ChangePoint, ChangePointPolicy, Result, Target
 from storbench_api.plans import service as plans_service
+from storbench_api.rollup import repository as rollup_repository
 from storbench_api.storage_classes.expected import expected_figures, figure_for
 from storbench_api.storage_classes.schemas import Metric, SpecIn, Workload
 from storbench_api.targets import service as targets_service
@@ -170,7 +171,7 @@ def series_of_target(db: Session, team_id: int, target_id: int) -> SeriesList:
     target = targets_service.get_target(db, team_id, target_id)
     items = [
         SeriesOut(job=job, direction=direction, results=count, last_measured_at=last)
-        for job, direction, count, last in repository.jobs_of_target(db, team_id, target.id)
+        for job, direction, count, last in rollup_repository.jobs_of_target(db, team_id, target.id)
     ]
     return SeriesList(items=items, total=len(items))
 

@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session
 
 from storbench_api.advisor import service as advisor
 from storbench_api.auth.service import Principal
-from storbench_api.compare import fingerprint, rollup
+from storbench_api.compare import fingerprint
 from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.history import service as history
 from storbench_api.models import RawOutput, Result, ResultDirection, Target
@@ -20,6 +20,7 @@ from storbench_api.results.schemas import (
     ResultList,
     ResultOut,
 )
+from storbench_api.rollup import service as rollup
 from storbench_api.targets import service as targets_service
 from storbench_fio.errors import ParseError
 from storbench_fio.models import DirectionResult, FioReport, LatencyStats
