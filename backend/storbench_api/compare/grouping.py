@@ -25,6 +25,7 @@ from storbench_api.compare.schemas import (
 from storbench_api.compare.stats import spread
 from storbench_api.errors import Invalid
 from storbench_api.models import StorageClass
+from storbench_api.results.filters import ResultFilters
 from storbench_api.rollup import read as rollup_read
 from storbench_api.rollup.counts import PRECISION_PCT
 from storbench_api.storage_classes import repository as storage_classes_repository
@@ -173,7 +174,7 @@ def _note(by: GroupBy) -> str:
     )
 
 
-def _rollup_answers(filters: repository.ResultFilters, by: GroupBy) -> bool:
+def _rollup_answers(filters: ResultFilters, by: GroupBy) -> bool:
     """Whether the rollup holds what these filters and this grouping need.
 
     It keeps results apart by target, class, job name, imported and job shape only; its '' stands
@@ -209,7 +210,7 @@ def _from_results(
     by: GroupBy,
     figure: CompareFigure,
     direction: CompareDirection,
-    filters: repository.ResultFilters,
+    filters: ResultFilters,
     classes: _Classes,
 ) -> tuple[list[GroupOut], bool]:
     column = None if is_cpu(figure) else figure.value
@@ -241,7 +242,7 @@ def _from_rollup(
     by: GroupBy,
     figure: CompareFigure,
     direction: CompareDirection,
-    filters: repository.ResultFilters,
+    filters: ResultFilters,
     classes: _Classes,
 ) -> list[GroupOut]:
     rolled = rollup_read.groups(
@@ -281,7 +282,7 @@ def groups(
     by: GroupBy,
     figure: CompareFigure,
     direction: CompareDirection,
-    filters: repository.ResultFilters,
+    filters: ResultFilters,
 ) -> GroupsOut:
     """Per group (key and job shape): n, median, quartiles, range, per GiB and per dollar.
 

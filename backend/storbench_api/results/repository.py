@@ -6,30 +6,15 @@ from sqlalchemy import ColumnElement, Integer, Select, delete, func, literal, se
 from sqlalchemy.orm import Session, defer
 
 from storbench_api.models import RawOutput, Result
-from storbench_api.results.listing import Position, ResultFilters
+from storbench_api.results.filters import ResultFilters
+from storbench_api.results.listing import Position
 
 # Up to this many matching rows are counted exactly; beyond, PostgreSQL's planner estimates.
 EXACT_COUNT_CAP = 10_000
 
 
 def _conditions(team_id: int, filters: ResultFilters) -> list[ColumnElement[bool]]:
-    conditions = [Result.team_id == team_id]
-    for column, value in (
-        (Result.target_id, filters.target_id),
-        (Result.storage_class, filters.storage_class),
-        (Result.imported, filters.imported),
-        (Result.job_name, filters.job_name),
-        (Result.label, filters.label),
-        (Result.host_name, filters.host_name),
-        (Result.run_id, filters.run_id),
-    ):
-        if value is not None:
-            conditions.append(column == value)
-    if filters.measured_after is not None:
-        conditions.append(Result.measured_at >= filters.measured_after)
-    if filters.measured_before is not None:
-        conditions.append(Result.measured_at < filters.measured_before)
-    return conditions
+    return [Result.team_id == team_id, *filters.conditions()]
 
 
 def list_results(

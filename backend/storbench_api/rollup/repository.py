@@ -119,9 +119,7 @@ def _observed(db: Session, conditions: Sequence[ColumnElement[bool]]) -> list[tu
     return [(key_of(row), observations(row.cpu, directions)) for row, directions in found.values()]
 
 
-def figure_rows(
-    db: Session, team_id: int, direction: str, figure: str, filters: KeyFilters
-) -> Sequence[Any]:
+def figure_rows(db: Session, team_id: int, direction: str, figure: str, filters: KeyFilters) -> Sequence[Any]:
     """One figure's rows (histograms as JSON text), each with its target's capacity and class."""
     query = (
         select(
