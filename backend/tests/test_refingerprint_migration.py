@@ -12,9 +12,9 @@ from alembic.operations import Operations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from storbench_api.compare.fingerprint import fingerprint
 from storbench_api.models import ChangePoint, GroupRollup
 from storbench_api.results import service as results_service
+from storbench_api.results.fingerprint import fingerprint
 from tests.compare.outputs import shaped, template
 from tests.conftest import Caller, make_host, make_target
 

@@ -7,9 +7,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from storbench_api.compare.fingerprint import comparability, fingerprint
 from storbench_api.models import Result, Run, RunStatus
 from storbench_api.results import service as results_service
+from storbench_api.results.fingerprint import comparability, fingerprint
 from storbench_fio.options import ALIASES
 from storbench_fio.reported import job_shape
 from storbench_protocol.facts import HostFacts
