@@ -192,6 +192,11 @@ def newest_run_results(
     return db.execute(query.order_by(Result.id)).all()
 
 
+def spec_checks_of(db: Session, result_id: int) -> list[dict[str, Any]]:
+    """How a result was judged against its class's spec (its spec checks), [] for none."""
+    return db.scalar(select(Result.spec_checks).where(Result.id == result_id)) or []
+
+
 def result_directions(db: Session, result_ids: Sequence[int]) -> Sequence[ResultDirection]:
     """The direction rows of some results."""
     if not result_ids:

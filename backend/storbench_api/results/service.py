@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from storbench_api.advisor import service as advisor
 from storbench_api.auth.service import Principal
 from storbench_api.errors import Invalid, PayloadTooLarge
-from storbench_api.history import service as history
+from storbench_api.history import detection as history
 from storbench_api.models import RawOutput, Result, ResultDirection
 from storbench_api.results import column_fit, fingerprint, listing, provenance, repository
 from storbench_api.results.filters import ResultFilters

@@ -279,7 +279,7 @@ def test_a_failing_detection_never_loses_the_results(
     base_output: dict[str, Any],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from storbench_api.history import service as history
+    from storbench_api.history import detection as history
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("detector down")
