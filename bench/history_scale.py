@@ -40,7 +40,7 @@ from storbench_api.main import settle_heap  # noqa: E402
 from storbench_api.models import Result  # noqa: E402
 from storbench_api.results import listing  # noqa: E402
 from storbench_api.results import service as results_service  # noqa: E402
-from storbench_api.results.listing import ResultFilters  # noqa: E402
+from storbench_api.results.filters import ResultFilters  # noqa: E402
 from storbench_api.results.repository import EXACT_COUNT_CAP  # noqa: E402
 
 TARGET_P95_MS = 100.0
@@ -344,6 +344,7 @@ def analysis_cases(engine: Engine) -> list[Case]:
     from storbench_api.compare import repository as compare_repo
     from storbench_api.history import repository as history_repo
     from storbench_api.models import Run
+    from storbench_api.rollup import repository as rollup_repo
 
     big = 1
     target, job = _one(
@@ -479,18 +480,18 @@ def analysis_cases(engine: Engine) -> list[Case]:
         Case(f"compare ({len(ids)} results of a run and its previous run)", compare, compare_sql),
         Case(
             "grouped by class (every result of the team, rollup)",
-            grouped(compare_repo.ResultFilters()),
+            grouped(ResultFilters()),
             [(groups_sql(""), {"t": big})],
         ),
         Case(
             "grouped by class, one job (rollup)",
-            grouped(compare_repo.ResultFilters(job_name=job)),
+            grouped(ResultFilters(job_name=job)),
             [(groups_sql("AND g.job_name = :job"), {"t": big, "job": job})],
         ),
         Case("regressions (newest 50, total, unacknowledged)", regressions, regressions_sql),
         Case(
             "series of a target (the trend's job picker, rollup)",
-            lambda db: history_repo.jobs_of_target(db, big, target),
+            lambda db: rollup_repo.jobs_of_target(db, big, target),
             [(series_sql, {"t": big, "target": target})],
         ),
     ]

@@ -12,9 +12,10 @@ from alembic.operations import Operations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from storbench_api.compare.fingerprint import fingerprint
 from storbench_api.models import ChangePoint, GroupRollup
 from storbench_api.results import service as results_service
+from storbench_api.results.fingerprint import fingerprint
+from storbench_api.results.provenance import Provenance
 from tests.compare.outputs import shaped, template
 from tests.conftest import Caller, make_host, make_target
 
@@ -49,9 +50,7 @@ def test_results_the_old_reader_split_get_one_fingerprint(
     stored = []
     for output in (shaped(base, iops=10_000, name="j"), json.dumps(hand)):
         report = results_service.parse_output(output)
-        stored += results_service.store_report(
-            db, team_id=owner.team.id, raw_text=output, report=report, target_id=target.id, target=target
-        )
+        stored += results_service.store_report(db, Provenance(owner.team.id, target=target), report, output)
     # As the old reader stored them: timeout kept apart from runtime, fio's defaults left out.
     old = stored[1]
     old.comparability = {**old.comparability, "job": {"timeout": "60", "bs": "4096"}}

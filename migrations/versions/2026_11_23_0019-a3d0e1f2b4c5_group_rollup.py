@@ -6,7 +6,7 @@ Create Date: 2026-11-23 18:30:00
 
 group_rollups: per team, direction, figure and kind of result (target, class as stored, spec,
 stored capacity, job name, imported, job shape) n, exact min/max and a histogram of 1 % logarithmic
-bins (compare/rollup.py keeps it up to date). The backfill is set-based on PostgreSQL: the job shape
+bins (storbench_api/rollup keeps it up to date). The backfill is set-based on PostgreSQL: the job shape
 of each distinct job-option text is computed once with the product's own job_shape (a few dozen
 texts even at ten million results), then one INSERT … SELECT … GROUP BY bins every figure. SQLite
 (embedded installs, small) is backfilled in batches of results through the same code as the store
@@ -170,7 +170,7 @@ def _backfill_postgresql(bind: sa.Connection) -> None:
 
 
 def _backfill_batches(bind: sa.Connection) -> None:
-    from storbench_api.compare import rollup
+    from storbench_api.rollup import counts as rollup
 
     results = sa.table(
         "results",

@@ -42,7 +42,7 @@ _COMPONENTS_TEXT = sa.cast(_RESULTS.c.comparability, sa.Text)
 
 def _recomputed(options_text: str | None, components_text: str | None) -> tuple[dict[str, Any], str] | None:
     """The components with the job read afresh, and their digest; None when nothing was stored."""
-    from storbench_api.compare.fingerprint import fingerprint, normalised_options
+    from storbench_api.results.fingerprint import fingerprint, normalised_options
 
     components = json.loads(components_text) if components_text else None
     if not isinstance(components, dict) or not components:

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from storbench_api.compare import repository, rollup, rollup_read
+from storbench_api.compare import repository
 from storbench_api.compare.figures import CPU_KEYS, INFO, is_cpu
 from storbench_api.compare.schemas import (
     CompareDirection,
@@ -25,15 +25,20 @@ from storbench_api.compare.schemas import (
 from storbench_api.compare.stats import spread
 from storbench_api.errors import Invalid
 from storbench_api.models import StorageClass
+from storbench_api.results.filters import ResultFilters
+from storbench_api.rollup import read as rollup_read
+from storbench_api.rollup.counts import PRECISION_PCT
 from storbench_api.storage_classes import repository as storage_classes_repository
 from storbench_fio.reported import SHAPE_KEYS, job_shape
 
 NONE_KEY = "(none)"
 ROLLUP_NOTE = (
     "every result of the team counted (from the rollup): n, min and max exact, median and quartiles "
-    f"within ±{rollup.PRECISION_PCT} % (1 % logarithmic bins); no result ids listed"
+    f"within ±{PRECISION_PCT} % (1 % logarithmic bins); no result ids listed"
 )
 MAX_GROUP_IDS = 100
+# What a dollar figure is per: $ per 1,000 IOPS, or $ per MB/s (vendors' MB: 10^6 bytes).
+_DOLLAR_UNIT = {CompareFigure.iops: 1000.0, CompareFigure.bw_bytes: 1e6}
 _CLASS_KEYS = {
     GroupBy.vendor: "vendor",
     GroupBy.tier: "tier",
@@ -131,8 +136,7 @@ def _add(group: _Group, row: Any, value: float, figure: CompareFigure, price: fl
         if price is not None and value > 0:
             group.prices.append(price)
             monthly = capacity * price
-            # $ per 1,000 IOPS, or $ per MB/s (vendors' MB: 10^6 bytes).
-            group.per_dollar.append(monthly / (value / 1000 if figure is CompareFigure.iops else value / 1e6))
+            group.per_dollar.append(monthly / (value / _DOLLAR_UNIT[figure]))
 
 
 def _median(values: Sequence[float]) -> float | None:
@@ -170,6 +174,28 @@ def _note(by: GroupBy) -> str:
     )
 
 
+def _rollup_answers(filters: ResultFilters, by: GroupBy) -> bool:
+    """Whether the rollup holds what these filters and this grouping need.
+
+    It keeps results apart by target, class, job name, imported and job shape only; its '' stands
+    for no class and no job name, so those empty filters need the results themselves.
+    """
+    per_result = (
+        filters.ids,
+        filters.label,
+        filters.host_name,
+        filters.run_id,
+        filters.measured_after,
+        filters.measured_before,
+    )
+    return (
+        all(f is None for f in per_result)
+        and by not in (GroupBy.host, GroupBy.label)
+        and filters.storage_class != ""
+        and filters.job_name != ""
+    )
+
+
 def _resolver(classes: _Classes, by: GroupBy) -> rollup_read.Resolve:
     def resolve(row: rollup_read.RowFacts, shape: dict[str, str]) -> tuple[str, float | None]:
         storage_class = classes.of(row)
@@ -184,7 +210,7 @@ def _from_results(
     by: GroupBy,
     figure: CompareFigure,
     direction: CompareDirection,
-    filters: repository.ResultFilters,
+    filters: ResultFilters,
     classes: _Classes,
 ) -> tuple[list[GroupOut], bool]:
     column = None if is_cpu(figure) else figure.value
@@ -210,13 +236,53 @@ def _from_results(
     return [_out(g, figure) for g in found.values()], truncated
 
 
+def _from_rollup(
+    db: Session,
+    team_id: int,
+    by: GroupBy,
+    figure: CompareFigure,
+    direction: CompareDirection,
+    filters: ResultFilters,
+    classes: _Classes,
+) -> list[GroupOut]:
+    rolled = rollup_read.groups(
+        db,
+        team_id,
+        by_value=by.value,
+        figure=figure.value,
+        direction=direction.value,
+        filters=filters,
+        resolve=_resolver(classes, by),
+        dollar_unit=_DOLLAR_UNIT.get(figure),
+    )
+    return [
+        GroupOut(
+            key=g.key,
+            shape=ShapeOut(**g.shape),
+            n=g.n,
+            median=g.median,
+            p25=g.p25,
+            p75=g.p75,
+            min=g.low,
+            max=g.high,
+            result_ids=[],
+            capacity_gib=g.capacity_gib,
+            per_gib=g.per_gib,
+            price_per_gib_month=g.price_per_gib_month,
+            dollars_per_1000_iops=g.per_dollar if figure is CompareFigure.iops else None,
+            dollars_per_mbps=g.per_dollar if figure is CompareFigure.bw_bytes else None,
+        )
+        for g in rolled
+    ]
+
+
 def groups(
     db: Session,
     team_id: int,
     by: GroupBy,
     figure: CompareFigure,
     direction: CompareDirection,
-    filters: repository.ResultFilters,
+    filters: ResultFilters,
 ) -> GroupsOut:
     """Per group (key and job shape): n, median, quartiles, range, per GiB and per dollar.
 
@@ -224,11 +290,9 @@ def groups(
     and the grouping allow it; otherwise from the results themselves (the newest 100,000).
     """
     classes = _classes(db, team_id)
-    if rollup_read.answerable(filters, by.value):
+    if _rollup_answers(filters, by):
         source = GroupSource.rollup
-        found = rollup_read.groups(
-            db, team_id, by.value, figure, direction.value, filters, _resolver(classes, by)
-        )
+        found = _from_rollup(db, team_id, by, figure, direction, filters, classes)
         truncated = False
     else:
         source = GroupSource.results

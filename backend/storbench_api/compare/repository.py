@@ -1,15 +1,14 @@
 """Queries behind comparisons, grouped views and saved views."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, Select, select
+from sqlalchemy import Row, Select, select
 from sqlalchemy.orm import Session, selectinload
 
 from storbench_api.models import Result, ResultDirection, Run, RunStatus, SavedView, Target
 from storbench_api.pagination import Page, fetch_page
+from storbench_api.results.filters import ResultFilters
 
 # A grouped view reads at most this many rows (the newest); the answer says when it stopped there.
 MAX_GROUP_ROWS = 100_000
@@ -55,45 +54,6 @@ def result_ids_of_run(db: Session, run_id: int) -> list[int]:
     """A run's results, in the order fio reported them (host, then job)."""
     query = select(Result.id).where(Result.run_id == run_id).order_by(Result.id)
     return list(db.scalars(query).all())
-
-
-@dataclass(frozen=True, slots=True)
-class ResultFilters:
-    """The results list's filters, for grouped views."""
-
-    ids: Sequence[int] | None = None
-    target_id: int | None = None
-    storage_class: str | None = None
-    imported: bool | None = None
-    job_name: str | None = None
-    label: str | None = None
-    host_name: str | None = None
-    run_id: int | None = None
-    measured_after: datetime | None = None
-    measured_before: datetime | None = None
-
-    def conditions(self) -> list[ColumnElement[bool]]:
-        """WHERE clauses on results."""
-        found: list[ColumnElement[bool]] = []
-        if self.ids is not None:
-            found.append(Result.id.in_(list(self.ids)))
-        equal: dict[str, Any] = {
-            "target_id": self.target_id,
-            "storage_class": self.storage_class,
-            "imported": self.imported,
-            "job_name": self.job_name,
-            "label": self.label,
-            "host_name": self.host_name,
-            "run_id": self.run_id,
-        }
-        for column, value in equal.items():
-            if value is not None:
-                found.append(getattr(Result, column) == value)
-        if self.measured_after is not None:
-            found.append(Result.measured_at >= self.measured_after)
-        if self.measured_before is not None:
-            found.append(Result.measured_at < self.measured_before)
-        return found
 
 
 def _group_query(team_id: int, filters: ResultFilters) -> Select[Any]:

@@ -6,7 +6,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Response, status
 
 from storbench_api.compare import export, grouping, service, views
-from storbench_api.compare.repository import ResultFilters
 from storbench_api.compare.schemas import (
     CompareDirection,
     CompareFigure,
@@ -23,6 +22,7 @@ from storbench_api.errors import Conflict, NotFound
 from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.pagination import Page, page_params
+from storbench_api.results.filters import ResultFilters
 
 router = APIRouter(prefix="/compare", tags=["compare"])
 

@@ -9,7 +9,7 @@ side of the same job (and host), or with the baseline itself.
 import math
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,6 @@ from storbench_api.compare.figures import (
     JOB_FIGURES,
     FigureInfo,
 )
-from storbench_api.compare.fingerprint import flatten
 from storbench_api.compare.schemas import (
     MAX_COMPARE_IDS,
     Cell,
@@ -117,8 +116,20 @@ def _references(sides: list[_Side], baseline_side: int) -> list[int]:
     return references
 
 
+def _flatten(components: Mapping[str, Any]) -> dict[str, Any]:
+    """{'job': {'bs': '4096'}, 'fio_version': 'fio-3.33'} → {'job.bs': '4096', 'fio_version': 'fio-3.33'}."""
+    flat: dict[str, Any] = {}
+    for key, value in components.items():
+        if isinstance(value, Mapping):
+            for inner, item in _flatten(value).items():
+                flat[f"{key}.{inner}"] = item
+        else:
+            flat[key] = value
+    return flat
+
+
 def _differences(sides: list[_Side]) -> list[Difference]:
-    flats = [flatten(side.results[0].comparability or {}) for side in sides]
+    flats = [_flatten(side.results[0].comparability or {}) for side in sides]
     keys = sorted(
         {k for flat in flats for k in flat},
         key=lambda k: (

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Integer, Row, func, literal, select, text, tuple_
 from sqlalchemy.orm import Session
 
-from storbench_api.models import ChangePoint, ChangePointPolicy, GroupRollup, Result, ResultDirection, Run
+from storbench_api.models import ChangePoint, ChangePointPolicy, Result, ResultDirection, Run
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,50 +99,6 @@ def trend_points(
         query = query.where(tuple_(Result.measured_at, Result.id) >= position)
     with _serial_plan(db):
         return db.execute(query.order_by(Result.measured_at.desc(), Result.id.desc()).limit(limit)).all()
-
-
-def jobs_of_target(db: Session, team_id: int, target_id: int) -> Sequence[Row[str, str, int, datetime]]:
-    """(job name, direction, results, last measured) of every series on a target.
-
-    The counts come from the group rollup, kept in step with the results (compare/rollup.py): its
-    iops rows count each result's direction once (iops is never null). The last measurement of a
-    series is one step down the series index. Counting the results themselves took 4.2 s for a target
-    with 425,000 results on the 10-million-result bench.
-    """
-    counted = (
-        select(
-            GroupRollup.job_name,
-            GroupRollup.direction,
-            func.sum(GroupRollup.n).label("results"),
-        )
-        .where(
-            GroupRollup.team_id == team_id,
-            GroupRollup.target_id == target_id,
-            GroupRollup.figure == "iops",
-        )
-        .group_by(GroupRollup.job_name, GroupRollup.direction)
-        .subquery()
-    )
-    last_measured = (
-        select(Result.measured_at)
-        .join(
-            ResultDirection,
-            (ResultDirection.result_id == Result.id) & (ResultDirection.direction == counted.c.direction),
-        )
-        .where(
-            Result.team_id == team_id, Result.target_id == target_id, Result.job_name == counted.c.job_name
-        )
-        .order_by(Result.measured_at.desc())
-        .limit(1)
-        .correlate(counted)
-        .scalar_subquery()
-    )
-    query = (
-        select(counted.c.job_name, counted.c.direction, counted.c.results, last_measured)
-        .where(counted.c.results > 0)
-        .order_by(counted.c.job_name, counted.c.direction)
-    )
-    return db.execute(query).all()
 
 
 def series_change_points(db: Session, key: SeriesKey, *, since: datetime | None = None) -> Sequence[Row[Any]]:
@@ -234,6 +190,11 @@ def newest_run_results(
         Result.team_id == team_id, Result.run_id == newest_run
     )
     return db.execute(query.order_by(Result.id)).all()
+
+
+def spec_checks_of(db: Session, result_id: int) -> list[dict[str, Any]]:
+    """How a result was judged against its class's spec (its spec checks), [] for none."""
+    return db.scalar(select(Result.spec_checks).where(Result.id == result_id)) or []
 
 
 def result_directions(db: Session, result_ids: Sequence[int]) -> Sequence[ResultDirection]:

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query
 
 from storbench_api.deps import DB, OwnerAccess, ReadAccess, WriteAccess
 from storbench_api.errors import Conflict, NotFound
-from storbench_api.history import service
+from storbench_api.history import policy, regression_check, service
 from storbench_api.history.schemas import (
     AcknowledgeIn,
     ChangeKind,
@@ -78,13 +78,13 @@ def list_series(db: DB, principal: ReadAccess, target_id: RequiredId) -> SeriesL
 )
 def check(db: DB, principal: ReadAccess, plan_id: RequiredId, target_id: RequiredId) -> CheckOut:
     """What `storbench check` asks: each figure of the newest run against the changes found in its series."""
-    return service.check(db, principal.team_id, plan_id=plan_id, target_id=target_id)
+    return regression_check.check(db, principal.team_id, plan_id=plan_id, target_id=target_id)
 
 
 @router.get("/history/policy", response_model=PolicyOut, summary="How the team finds changes")
 def get_policy(db: DB, principal: ReadAccess) -> PolicyOut:
     """E-divisive means (no threshold) unless the team's owner chose a percent or z-score threshold."""
-    return service.describe_policy(db, principal.team_id)
+    return policy.describe_policy(db, principal.team_id)
 
 
 @router.put(
@@ -95,9 +95,9 @@ def get_policy(db: DB, principal: ReadAccess) -> PolicyOut:
 )
 def put_policy(body: PolicyIn, db: DB, principal: OwnerAccess) -> PolicyOut:
     """Owners: e_divisive (default), or percent / zscore with a threshold; applies to new results."""
-    policy = service.set_policy(db, principal, body)
+    chosen = policy.set_policy(db, principal, body)
     db.commit()
-    return policy
+    return chosen
 
 
 @router.get("/regressions", response_model=ChangePointList, summary="Changes found in the team's history")

@@ -5,7 +5,6 @@ from collections.abc import Sequence
 from sqlalchemy import delete, exists, func, select, update
 from sqlalchemy.orm import Session
 
-from storbench_api.compare import rollup
 from storbench_api.models import Assignment, EnrollmentToken, Host, Result, Run, RunStatus, Target
 
 # Removed hosts keep their history but are gone from every list, picker and lookup by id or name.
@@ -101,11 +100,13 @@ def has_history(db: Session, host_id: int) -> bool:
     return bool(db.scalar(select(ran | on_its_targets | measured)))
 
 
+def target_ids_of_host(db: Session, host_id: int) -> Sequence[int]:
+    """The ids of a host's targets."""
+    return db.scalars(select(Target.id).where(Target.host_id == host_id)).all()
+
+
 def delete_host(db: Session, host: Host) -> None:
     """Delete a host without history, with its targets and the enrollment tokens that replace it."""
-    # Results imported onto its targets stay, without a target: so do their rollup rows.
-    target_ids = db.scalars(select(Target.id).where(Target.host_id == host.id)).all()
-    rollup.detach_targets(db, host.team_id, target_ids)
     db.execute(delete(Target).where(Target.host_id == host.id))
     db.execute(delete(EnrollmentToken).where(EnrollmentToken.replaces_host_id == host.id))
     db.delete(host)

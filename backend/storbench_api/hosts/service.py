@@ -14,6 +14,7 @@ from storbench_api.errors import BrokerUnavailable, Conflict, NotFound, Unauthor
 from storbench_api.hosts import broker_access, repository
 from storbench_api.hosts.schemas import HostFactsOut, HostOut, HostStatus
 from storbench_api.models import Host
+from storbench_api.rollup import service as rollup
 from storbench_api.security import new_token, token_digest
 from storbench_api.settings import get_settings
 
@@ -128,6 +129,8 @@ def delete_host(db: Session, principal: Principal, host_id: int) -> Host:
         resource_id=host.id,
         hosts=[name],
     )
+    # Results imported onto its targets stay, without a target: so do their rollup rows.
+    rollup.detach_targets(db, host.team_id, repository.target_ids_of_host(db, host.id))
     repository.delete_host(db, host)
     return host
 

@@ -1,6 +1,6 @@
 """The grouped view's rollup: per team, target, class, job and figure, counts and a histogram.
 
-Kept up to date in the transaction that stores or deletes results (compare/rollup.py), so the common
+Kept up to date in the transaction that stores or deletes results (storbench_api/rollup), so the common
 grouped question ("by class, by vendor, by block size…") reads a few thousand small rows instead of
 every result. Absent values are stored as sentinels so the unique key never holds NULL (NULLs are
 distinct in a unique index): target_id 0, storage_class '', storage_class_spec_id 0 and

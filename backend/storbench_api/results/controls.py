@@ -12,6 +12,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.errors import NotFound
 from storbench_api.models import Result, Run
 from storbench_api.results import repository
+from storbench_api.rollup import service as rollup
 from storbench_fio.command import render_job_file
 from storbench_fio.errors import FioJobError
 from storbench_fio.job import validate_job_dict
@@ -85,8 +86,16 @@ def delete(db: Session, principal: Principal, result_id: int) -> None:
         run_id=result.run_id,
         imported=result.imported,
     )
-    repository.delete_result(db, result)
+    delete_result(db, result)
     db.flush()
+
+
+def delete_result(db: Session, result: Result) -> None:
+    """Delete a result and take it out of the rollup (its output too, once no other result uses it)."""
+    counted = rollup.removal_of(db, result.team_id, [result.id])
+    team_id = result.team_id
+    if repository.delete_result(db, result):  # another request that deleted it meanwhile took its counts out
+        rollup.remove(db, team_id, counted)
 
 
 def raw_output(db: Session, team_id: int, result_id: int) -> Download:

@@ -8,35 +8,14 @@ to start from the first page, never a page of some other listing.
 
 import base64
 import binascii
-import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from storbench_api.errors import Invalid
+from storbench_api.results.filters import ResultFilters
 
 CURSOR_VERSION = 1
-
-
-@dataclass(frozen=True)
-class ResultFilters:
-    """The filters of GET /results; None is "any"."""
-
-    target_id: int | None = None
-    storage_class: str | None = None
-    imported: bool | None = None
-    job_name: str | None = None
-    label: str | None = None
-    host_name: str | None = None
-    run_id: int | None = None
-    # measured_after is inclusive, measured_before exclusive.
-    measured_after: datetime | None = None
-    measured_before: datetime | None = None
-
-    def digest(self) -> str:
-        """A short digest of the filters, to recognise a cursor issued for others."""
-        values = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in asdict(self).items()}
-        return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def as_utc(moment: datetime | None) -> datetime | None:

@@ -5,32 +5,16 @@ from collections.abc import Sequence
 from sqlalchemy import ColumnElement, Integer, Select, delete, func, literal, select, tuple_
 from sqlalchemy.orm import Session, defer
 
-from storbench_api.compare import rollup
 from storbench_api.models import RawOutput, Result
-from storbench_api.results.listing import Position, ResultFilters
+from storbench_api.results.filters import ResultFilters
+from storbench_api.results.listing import Position
 
 # Up to this many matching rows are counted exactly; beyond, PostgreSQL's planner estimates.
 EXACT_COUNT_CAP = 10_000
 
 
 def _conditions(team_id: int, filters: ResultFilters) -> list[ColumnElement[bool]]:
-    conditions = [Result.team_id == team_id]
-    for column, value in (
-        (Result.target_id, filters.target_id),
-        (Result.storage_class, filters.storage_class),
-        (Result.imported, filters.imported),
-        (Result.job_name, filters.job_name),
-        (Result.label, filters.label),
-        (Result.host_name, filters.host_name),
-        (Result.run_id, filters.run_id),
-    ):
-        if value is not None:
-            conditions.append(column == value)
-    if filters.measured_after is not None:
-        conditions.append(Result.measured_at >= filters.measured_after)
-    if filters.measured_before is not None:
-        conditions.append(Result.measured_at < filters.measured_before)
-    return conditions
+    return [Result.team_id == team_id, *filters.conditions()]
 
 
 def list_results(
@@ -108,15 +92,16 @@ def results_of_output(db: Session, raw_output_id: int) -> Sequence[Result]:
     return db.scalars(query.order_by(Result.job_index, Result.id)).all()
 
 
-def delete_result(db: Session, result: Result) -> None:
-    """Delete a result (its direction rows go with it), and its stored output once no result uses it."""
+def delete_result(db: Session, result: Result) -> bool:
+    """Delete a result (its direction rows go with it), and its stored output once no result uses it.
+
+    False when another request deleted it meanwhile (the row was gone when this one got to it).
+    """
     raw_output_id = result.raw_output_id
-    counted = rollup.removal_of(db, result.team_id, [result.id])
     deleted = db.scalar(delete(Result).where(Result.id == result.id).returning(Result.id))
     db.expunge(result)
-    if deleted is not None:  # another request that deleted it meanwhile took its counts out
-        rollup.remove(db, result.team_id, counted)
     if raw_output_id is not None:
         still_used = db.scalar(select(func.count()).where(Result.raw_output_id == raw_output_id))
         if not still_used:
             db.execute(delete(RawOutput).where(RawOutput.id == raw_output_id))
+    return deleted is not None

@@ -10,7 +10,8 @@ from storbench_api.errors import NotFound
 from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.results import controls, service
-from storbench_api.results.listing import ResultFilters, as_utc
+from storbench_api.results.filters import ResultFilters
+from storbench_api.results.listing import as_utc
 from storbench_api.results.schemas import (
     ImportForm,
     ImportOut,

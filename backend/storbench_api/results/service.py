@@ -1,29 +1,33 @@
 """Turning fio output into stored results, and results into API bodies."""
 
 import gzip
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from storbench_api.advisor import service as advisor
 from storbench_api.auth.service import Principal
-from storbench_api.compare import fingerprint, rollup
 from storbench_api.errors import Invalid, PayloadTooLarge
-from storbench_api.history import service as history
-from storbench_api.models import RawOutput, Result, ResultDirection, Target
-from storbench_api.results import column_fit, listing, provenance, repository
+from storbench_api.history import detection as history
+from storbench_api.models import RawOutput, Result, ResultDirection
+from storbench_api.results import column_fit, fingerprint, listing, provenance, repository
+from storbench_api.results.filters import ResultFilters
 from storbench_api.results.histogram import log2_buckets
-from storbench_api.results.listing import ResultFilters
+from storbench_api.results.provenance import Provenance
 from storbench_api.results.schemas import (
     ImportForm,
     ImportOut,
     ResultList,
     ResultOut,
 )
+from storbench_api.rollup import service as rollup
 from storbench_api.targets import service as targets_service
 from storbench_fio.errors import ParseError
-from storbench_fio.models import DirectionResult, FioReport, LatencyStats
+from storbench_fio.models import DirectionResult, FioReport, JobResult, LatencyStats
 from storbench_fio.results import parse_fio_output
+from storbench_protocol.facts import HostFacts
 
 MAX_IMPORT_BYTES = 32 * 1024 * 1024
 
@@ -87,18 +91,14 @@ def import_output(db: Session, principal: Principal, form: ImportForm) -> Import
     label, notice = column_fit.shortened(
         Result.label, form.label or (target.name if target else form.file.filename), "label"
     )
-    results = store_report(
-        db,
-        team_id=principal.team_id,
-        raw_text=text,
-        report=report,
-        host_name=form.host_name,
-        target_id=target.id if target else None,
+    source = Provenance.of_import(
+        principal.team_id,
         target=target,
-        imported=True,
+        host_name=form.host_name,
         storage_class=form.storage_class or (target.storage_class if target else None),
         label=label,
     )
+    results = store_report(db, source, report, text)
     return ImportOut(
         source_format=report.source_format,
         fio_version=report.fio_version,
@@ -161,108 +161,115 @@ def _direction_row(name: str, direction: DirectionResult) -> ResultDirection:
     return row
 
 
-def _refuse_what_does_not_fit(
-    report: FioReport, *, host_name: str | None, storage_class: str | None, label: str | None
-) -> None:
+def _refuse_what_does_not_fit(report: FioReport, source: Provenance) -> None:
     """Invalid before anything is written if a string bound for a column is longer than it.
 
     Job name, host name and fio version identify (a job's series, a host's results, the
     comparability fingerprint): cut, two different ones could become one, so they are refused.
     """
     column_fit.refuse_unless_fits(Result.fio_version, report.fio_version, "fio_version", "the output")
-    column_fit.refuse_unless_fits(Result.host_name, host_name, "host_name", "the upload")
-    column_fit.refuse_unless_fits(Result.storage_class, storage_class, "storage_class", "the upload")
-    column_fit.refuse_unless_fits(Result.label, label, "label", "the upload")
+    column_fit.refuse_unless_fits(Result.host_name, source.host_name, "host_name", "the upload")
+    column_fit.refuse_unless_fits(Result.storage_class, source.storage_class, "storage_class", "the upload")
+    column_fit.refuse_unless_fits(Result.label, source.label, "label", "the upload")
     for number, job in enumerate(report.jobs, start=1):
         column_fit.refuse_unless_fits(Result.job_name, job.name, "job_name", f"job {number}")
         column_fit.refuse_unless_fits(Result.host_name, job.hostname, "host_name", f"job {number}")
 
 
-def store_report(
-    db: Session,
-    *,
-    team_id: int,
-    raw_text: str,
-    report: FioReport,
-    run_id: int | None = None,
-    assignment_id: int | None = None,
-    host_id: int | None = None,
-    host_name: str | None = None,
-    target_id: int | None = None,
-    imported: bool = False,
-    partial: bool = False,
-    storage_class: str | None = None,
-    label: str | None = None,
-    target: Target | None = None,
-    facts: dict[str, Any] | None = None,
-    hosts_in_run: int = 1,
-    repetitions: list[int] | None = None,
-) -> list[Result]:
-    """Store the raw output once and one result per job, each assessed; flushed, not committed."""
-    _refuse_what_does_not_fit(report, host_name=host_name, storage_class=storage_class, label=label)
+def _raw_output(team_id: int, report: FioReport, raw_text: str) -> RawOutput:
     raw_bytes = raw_text.encode()
-    raw = RawOutput(
+    return RawOutput(
         team_id=team_id,
         source_format=report.source_format,
         size_bytes=len(raw_bytes),
         content_gz=gzip.compress(raw_bytes, compresslevel=6),
         sha256=provenance.digest(raw_bytes),
     )
-    measured_at = provenance.measured_at(report, just_finished=run_id is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    """What every result of one output shares."""
+
+    source: Provenance
+    report: FioReport
+    raw: RawOutput
+    measured_at: datetime
+    spec: advisor.SpecContext | None
+    host: HostFacts | None
+
+
+def _result(shared: _Stored, index: int, job: JobResult) -> Result:
+    """One job of the output as a result: its figures, assessment and comparability."""
+    source, report, target = shared.source, shared.report, shared.source.target
+    options = {**report.global_options, **job.job_options}
+    detail: dict[str, dict[str, Any]] = {name: _direction_detail(d) for name, d in job.directions.items()}
+    assessment = advisor.assess(
+        options=options,
+        directions=advisor.measured_directions(detail),
+        error=job.error,
+        facts=shared.host,
+        target_path=target.path if target else None,
+        target_kind=target.kind.value if target else None,
+        hosts_in_run=source.hosts_in_run,
+        spec=shared.spec,
+    )
+    result = Result(
+        team_id=source.team_id,
+        run_id=source.run_id,
+        assignment_id=source.assignment_id,
+        host_id=source.host_id,
+        target_id=source.target_id,
+        host_name=job.hostname or source.host_name or "unknown",
+        job_name=job.name,
+        job_index=index,
+        repetition=source.repetitions[index] if source.repetitions else 0,
+        fio_version=report.fio_version,
+        measured_at=shared.measured_at,
+        imported=source.imported,
+        partial=source.partial,
+        storage_class=source.storage_class,
+        label=source.label,
+        options=options,
+        cpu=job.cpu.model_dump(mode="json") if job.cpu else {},
+        detail=detail,
+        raw_output_id=shared.raw.id,
+        error=job.error,
+        storage_class_spec_id=shared.spec.spec.id if shared.spec else None,
+        spec_checks=[c.model_dump(mode="json") for c in assessment.spec_checks],
+        findings=[f.model_dump(mode="json") for f in assessment.findings],
+    )
+    result.directions = [_direction_row(name, d) for name, d in job.directions.items()]
+    result.comparability, result.fingerprint = fingerprint.of_result(
+        options=options,
+        fio_version=report.fio_version,
+        facts=shared.host,
+        target_path=target.path if target else None,
+        storage_class=source.storage_class,
+        capacity_gib=target.capacity_gib if target else None,
+    )
+    return result
+
+
+def store_report(db: Session, source: Provenance, report: FioReport, raw_text: str) -> list[Result]:
+    """Store the raw output once and one result per job, each assessed; flushed, not committed.
+
+    The rollup and change detection learn of the new results in the same transaction.
+    """
+    _refuse_what_does_not_fit(report, source)
+    raw = _raw_output(source.team_id, report, raw_text)
     db.add(raw)
     db.flush()
-    results = []
-    spec = advisor.spec_context(db, target)
-    host = advisor.host_facts(facts)
-    for index, job in enumerate(report.jobs):
-        options = {**report.global_options, **job.job_options}
-        detail: dict[str, dict[str, Any]] = {name: _direction_detail(d) for name, d in job.directions.items()}
-        assessment = advisor.assess(
-            options=options,
-            directions=advisor.measured_directions(detail),
-            error=job.error,
-            facts=host,
-            target_path=target.path if target else None,
-            target_kind=target.kind.value if target else None,
-            hosts_in_run=hosts_in_run,
-            spec=spec,
-        )
-        result = Result(
-            team_id=team_id,
-            run_id=run_id,
-            assignment_id=assignment_id,
-            host_id=host_id,
-            target_id=target_id,
-            host_name=job.hostname or host_name or "unknown",
-            job_name=job.name,
-            job_index=index,
-            repetition=repetitions[index] if repetitions else 0,
-            fio_version=report.fio_version,
-            measured_at=measured_at,
-            imported=imported,
-            partial=partial,
-            storage_class=storage_class,
-            label=label,
-            options=options,
-            cpu=job.cpu.model_dump(mode="json") if job.cpu else {},
-            detail=detail,
-            raw_output_id=raw.id,
-            error=job.error,
-            storage_class_spec_id=spec.spec.id if spec else None,
-            spec_checks=[c.model_dump(mode="json") for c in assessment.spec_checks],
-            findings=[f.model_dump(mode="json") for f in assessment.findings],
-        )
-        result.directions = [_direction_row(name, d) for name, d in job.directions.items()]
-        result.comparability, result.fingerprint = fingerprint.of_result(
-            options=options,
-            fio_version=report.fio_version,
-            facts=host,
-            target_path=target.path if target else None,
-            storage_class=storage_class,
-            capacity_gib=target.capacity_gib if target else None,
-        )
-        db.add(result)
-        results.append(result)
+    shared = _Stored(
+        source=source,
+        report=report,
+        raw=raw,
+        measured_at=provenance.measured_at(report, just_finished=source.just_finished),
+        spec=advisor.spec_context(db, source.target),
+        host=advisor.host_facts(source.host_facts),
+    )
+    results = [_result(shared, index, job) for index, job in enumerate(report.jobs)]
+    db.add_all(results)
     db.flush()
     rollup.add_results(db, results)
     history.detect_after_store(db, results)

@@ -11,6 +11,7 @@ from storbench_api.errors import NotFound
 from storbench_api.hosts.service import record_heartbeat
 from storbench_api.models import Assignment, Host
 from storbench_api.results import service as results_service
+from storbench_api.results.provenance import Provenance
 from storbench_api.runs import lifecycle, presenters, repetitions, repository
 from storbench_protocol.assignments import (
     AssignmentState,
@@ -80,24 +81,12 @@ def store_result(db: Session, host: Host, assignment_id: int, upload: ResultUplo
         run = assignment.run
         parsed = results_service.parse_output(upload.fio_output)
         report = repetitions.without_added_stonewalls(parsed, run.jobs, run.repetitions)
-        stored = results_service.store_report(
-            db,
-            team_id=run.team_id,
-            raw_text=upload.fio_output,
-            report=report,
-            run_id=run.id,
-            assignment_id=assignment.id,
-            host_id=assignment.host_id,
-            host_name=assignment.host.name,
-            target_id=run.target_id,
+        source = Provenance.of_assignment(
+            assignment,
             partial=upload.stopped_early is not None,
-            storage_class=run.target.storage_class,
-            label=run.target.name,
-            target=run.target,
-            facts=assignment.host.facts,
-            hosts_in_run=len(run.assignments),
             repetitions=repetitions.repetition_of_results(report, run.jobs, run.repetitions),
         )
+        stored = results_service.store_report(db, source, report, upload.fio_output)
         lifecycle.finish_measured(
             assignment,
             failed_jobs=[job.name for job in report.jobs if job.error],

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from storbench_api.compare.schemas import GroupsOut
 from storbench_api.models import Plan, Role, Run, RunStatus, Target
 from storbench_api.results import service as results_service
+from storbench_api.results.provenance import Provenance
 from tests.compare.outputs import shaped, template
 from tests.compare.test_compare_router import imported
 from tests.conftest import Caller, make_caller, make_host, make_target
@@ -180,15 +181,7 @@ def _run_with_result(db: Session, target: Target, plan: Plan, output: str) -> Ru
     db.add(run)
     db.flush()
     report = results_service.parse_output(output)
-    results_service.store_report(
-        db,
-        team_id=target.team_id,
-        raw_text=output,
-        report=report,
-        run_id=run.id,
-        target_id=target.id,
-        target=target,
-    )
+    results_service.store_report(db, Provenance(target.team_id, target=target, run_id=run.id), report, output)
     db.commit()
     return run
 

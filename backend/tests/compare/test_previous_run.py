@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from storbench_api.compare import repository
 from storbench_api.models import Plan, Run, RunStatus, Target
 from storbench_api.results import service as results_service
+from storbench_api.results.provenance import Provenance
 from tests.compare.outputs import shaped, template
 from tests.conftest import Caller, make_host, make_target
 
@@ -40,15 +41,8 @@ def _run(
     db.flush()
     if with_result:
         output = shaped(base, iops=10_000)
-        results_service.store_report(
-            db,
-            team_id=target.team_id,
-            raw_text=output,
-            report=results_service.parse_output(output),
-            run_id=run.id,
-            target_id=target.id,
-            target=target,
-        )
+        source = Provenance(target.team_id, target=target, run_id=run.id)
+        results_service.store_report(db, source, results_service.parse_output(output), output)
     db.commit()
     return run
 

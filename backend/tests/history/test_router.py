@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from storbench_api.models import ChangePoint, Plan, Role, Run, RunStatus, Target, WebhookDelivery
 from storbench_api.results import service as results_service
+from storbench_api.results.provenance import Provenance
 from tests.conftest import Caller, make_caller, make_host, make_target
 from tests.history.fio_outputs import START, with_figures
 from tests.support.fio import quick_randread
@@ -278,7 +279,7 @@ def test_a_failing_detection_never_loses_the_results(
     base_output: dict[str, Any],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from storbench_api.history import service as history
+    from storbench_api.history import detection as history
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("detector down")
@@ -298,15 +299,7 @@ def _run_of(db: Session, plan: Plan, target: Target, text: str) -> Run:
     db.add(run)
     db.flush()
     report = results_service.parse_output(text)
-    results_service.store_report(
-        db,
-        team_id=plan.team_id,
-        raw_text=text,
-        report=report,
-        run_id=run.id,
-        target_id=target.id,
-        target=target,
-    )
+    results_service.store_report(db, Provenance(plan.team_id, target=target, run_id=run.id), report, text)
     db.commit()
     return run
 

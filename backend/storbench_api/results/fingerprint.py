@@ -7,6 +7,8 @@ host's class (CPU, memory, NIC speed), the mount the target lives on (file syste
 nconnect, rsize/wsize) and the storage (class and provisioned capacity). Two results with the same
 fingerprint measured the same thing on the same kind of machine; results whose fingerprints differ
 are shown with what differs before their numbers are set side by side.
+
+Stored with each result as it is stored (results.service); compare reads them back.
 """
 
 import hashlib
@@ -148,18 +150,6 @@ def fingerprint(components: Mapping[str, Any]) -> str:
     """sha256 (hex) of the components as canonical JSON: equal digests, comparable results."""
     canonical = json.dumps(components, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def flatten(components: Mapping[str, Any]) -> dict[str, Any]:
-    """{'job': {'bs': '4096'}, 'fio_version': 'fio-3.33'} → {'job.bs': '4096', 'fio_version': 'fio-3.33'}."""
-    flat: dict[str, Any] = {}
-    for key, value in components.items():
-        if isinstance(value, Mapping):
-            for inner, item in flatten(value).items():
-                flat[f"{key}.{inner}"] = item
-        else:
-            flat[key] = value
-    return flat
 
 
 def of_result(

@@ -7,9 +7,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from storbench_api.compare.fingerprint import comparability, fingerprint
 from storbench_api.models import Result, Run, RunStatus
 from storbench_api.results import service as results_service
+from storbench_api.results.fingerprint import comparability, fingerprint
+from storbench_api.results.provenance import Provenance
 from storbench_fio.options import ALIASES
 from storbench_fio.reported import job_shape
 from storbench_protocol.facts import HostFacts
@@ -153,15 +154,8 @@ def test_an_imported_job_and_a_run_of_it_pool_into_one_side(
     db.flush()
     # storbench renders runtime= and bs=; a job written by hand said timeout= and blocksize=.
     ran = shaped(base, iops=10_000, name="j", timestamp=1_700_000_000)
-    stored = results_service.store_report(
-        db,
-        team_id=owner.team.id,
-        raw_text=ran,
-        report=results_service.parse_output(ran),
-        run_id=run.id,
-        target_id=target.id,
-        target=target,
-    )
+    source = Provenance(owner.team.id, target=target, run_id=run.id)
+    stored = results_service.store_report(db, source, results_service.parse_output(ran), ran)
     db.commit()
     by_hand = _written(
         shaped(base, iops=10_400, name="j", timestamp=1_700_000_100), timeout="runtime", blocksize="bs"

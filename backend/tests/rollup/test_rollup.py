@@ -14,9 +14,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from storbench_api.compare import rollup
 from storbench_api.models import GroupRollup, Host, Result, ResultDirection, Team
-from storbench_api.results import repository as results_repository
+from storbench_api.results import controls as results_controls
+from storbench_api.rollup import repository as rollup_repository
+from storbench_api.rollup import service as rollup
+from storbench_api.rollup.counts import Key
 from tests.compare.outputs import shaped, template
 from tests.compare.test_compare_router import imported
 from tests.compare.test_groups_and_views import classed_target, groups
@@ -141,10 +143,12 @@ def test_deleting_a_result_that_holds_no_extreme_takes_it_out_without_counting_a
         )["id"]
         for i, v in enumerate(values)
     ]
-    recounted: list[rollup.Key] = []
-    real_stored = rollup._stored
+    recounted: list[Key] = []
+    real_stored = rollup_repository.results_of_key
     monkeypatch.setattr(
-        rollup, "_stored", lambda db, team_id, key: recounted.append(key) or real_stored(db, team_id, key)
+        rollup_repository,
+        "results_of_key",
+        lambda db, team_id, key: recounted.append(key) or real_stored(db, team_id, key),
     )
 
     assert client.delete(f"/api/v1/results/{ids[2]}", headers=owner.headers).status_code == 204
@@ -345,7 +349,7 @@ def test_a_result_deleted_by_two_requests_at_once_leaves_the_rollup_once(engine:
     ):
         first, second = a.get(Result, ids[1]), b.get(Result, ids[1])
         assert first is not None and second is not None
-        results_repository.delete_result(a, first)  # holds the row until it commits
-        _waits_then_goes_on(lambda: (results_repository.delete_result(b, second), b.commit()), a)
+        results_controls.delete_result(a, first)  # holds the row until it commits
+        _waits_then_goes_on(lambda: (results_controls.delete_result(b, second), b.commit()), a)
         iops = next(r for r in _rows(engine, team_id) if r.figure == "iops")
         assert (iops.n, sum(iops.counts), iops.low, iops.high) == (3, 3, 1_000, 3_000)
