@@ -229,9 +229,13 @@ def test_a_buffered_read_of_a_small_file_is_flagged_by_the_advisor_and_judged_by
     stack: Stack, host: dict[str, Any]
 ) -> None:
     with stack.client() as api:
-        ssd = next(c for c in api.get("/storage-classes").json()["items"] if c["name"] == "SSD cloud disk")
+        # A class whose latency line (5-10 ms) the page cache beats even on a loaded machine, where a
+        # 4 KiB cached read can wait for a core longer than an SSD's 0.5 ms.
+        basic = next(
+            c for c in api.get("/storage-classes").json()["items"] if c["name"] == "Basic cloud disk"
+        )
         changed = api.patch(
-            f"/targets/{host['target']['id']}", json={"storage_class_id": ssd["id"], "capacity_gib": 800}
+            f"/targets/{host['target']['id']}", json={"storage_class_id": basic["id"], "capacity_gib": 800}
         )
         assert changed.status_code == 200, changed.text
         buffered = {**QUICK_JOB, "direct": False}
@@ -250,9 +254,9 @@ def test_a_buffered_read_of_a_small_file_is_flagged_by_the_advisor_and_judged_by
     assert findings["cached_read_file"]["severity"] == "warning"
     assert "short_run" in findings  # a one-second run
     assert "fio_error" not in findings
-    # One 4 KiB read in flight measures latency: judged against the class's 0.5-2 ms, and the page
-    # cache answered in microseconds.
+    # One 4 KiB read in flight measures latency: judged against the class's 5-10 ms, and the page
+    # cache answered far faster.
     (check,) = result["spec_checks"]
-    assert (check["metric"], check["expected"], check["verdict"]) == ("latency", 2, "above")
+    assert (check["metric"], check["expected"], check["verdict"]) == ("latency", 10, "above")
     assert "above_spec" in findings
-    assert result["storage_class_spec_id"] == ssd["spec"]["id"]
+    assert result["storage_class_spec_id"] == basic["spec"]["id"]
