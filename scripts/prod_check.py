@@ -141,6 +141,7 @@ class ProdCheck:
     def sign_in_and_enroll(self) -> bool:
         """Through the proxy: the SPA, sign-in, an enrollment token, the worker online, its scratch target."""
         self.checks.attempt("proxy serves the web UI", self._spa)
+        self.checks.attempt("proxy refuses a body over the API's 65 MiB limit", self._body_limit)
         if not self.checks.attempt("sign in through the proxy", self._sign_in):
             return False
         if not self.checks.attempt("compose worker enrolls and comes online", self._enroll_worker):
@@ -151,6 +152,13 @@ class ProdCheck:
         answer = self.api.http.get("/")
         assert answer.status_code == 200 and "<html" in answer.text.lower(), answer.status_code
         return "GET / is the SPA"
+
+    def _body_limit(self) -> str:
+        body = bytes(66 * 1024 * 1024 + 1)
+        answer = self.api.http.post("/api/v1/results/import", content=body)
+        assert answer.status_code == 413, f"{answer.status_code}: {answer.text[:200]}"
+        assert "<html>" in answer.text, f"not nginx's answer: {answer.text[:200]}"  # the API answers JSON
+        return "413 from nginx, the API never saw it"
 
     def _sign_in(self) -> str:
         self.api.sign_in(
@@ -204,10 +212,12 @@ class ProdCheck:
         """A target outside the volume the worker lends fails with a reason; fio never touches it."""
 
         def step() -> str:
-            body = {"name": "not lent", "host_id": self.host_id, "path": "/var/lib/storbench-worker"}
-            target = int(self.api.post("/api/v1/targets", body)["id"])
-            answer = self.api.http.post("/api/v1/runs", json={"target_id": target, "preset_id": QUICK_PRESET})
-            if answer.status_code in {409, 422}:  # refused before it starts: as good
+            body = {"name": "not lent", "host_id": self.host_id, "path": "/srv/not-lent"}
+            answer = self.api.http.post("/api/v1/targets", json=body)
+            if answer.status_code == 201:
+                run = {"target_id": answer.json()["id"], "preset_id": QUICK_PRESET}
+                answer = self.api.http.post("/api/v1/runs", json=run)
+            if answer.status_code in {409, 422}:  # refused before anything starts: as good
                 return f"refused by the API: {answer.json().get('message', '')[:120]}"
             answer.raise_for_status()
             run = self.api.wait_final(int(answer.json()["id"]), 120)

@@ -32,7 +32,8 @@ def run(
     environment = {**os.environ, **env} if env else None
     done = subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False, env=environment)
     if check and done.returncode != 0:
-        raise RuntimeError(f"{' '.join(args[:4])}… exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+        said = (done.stdout.strip()[-1500:] + "\n" + done.stderr.strip()[-1500:]).strip()
+        raise RuntimeError(f"{' '.join(args[:4])}… exited {done.returncode}: {said}")
     return done
 
 
@@ -153,9 +154,10 @@ class Stack:
     def compose(self, *args: str, timeout: float = 900.0) -> subprocess.CompletedProcess[str]:
         """Run compose on this project, with every profile's services."""
         base = [*compose_command(), "--project-name", self.project, "--env-file", str(self.env_file)]
-        return run(
-            [*base, "-f", str(ROOT / "docker-compose.yml"), "--profile", "worker", *args], timeout=timeout
-        )
+        files = ["-f", str(ROOT / "docker-compose.yml"), "--profile", "worker"]
+        # A multi-line value an env file cannot hold: from the environment, which compose reads first.
+        extra = {"EXTRA_CA_CERTS": local_ca_certificates()}
+        return run([*base, *files, *args], timeout=timeout, env=extra)
 
     def containers(self, service: str) -> list[str]:
         """Ids of the service's containers, running or not, in a stable order."""
