@@ -15,13 +15,14 @@ FRONTEND_SOURCES := $(shell find frontend/src frontend/public -type f 2>/dev/nul
 	$(wildcard frontend/index.html frontend/vite.config.ts frontend/tsconfig*.json)
 
 .PHONY: help up test lint api-types test-python test-fio test-protocol test-backend test-worker test-cli test-frontend test-e2e \
-	deps python-deps frontend-deps frontend-build e2e-deps system-packages test-packages services bench clean
+	deps python-deps frontend-deps frontend-build e2e-deps system-packages test-packages services bench prod-check clean
 
 help:
 	@echo "make up     run storbench locally (SQLite, embedded broker, local worker) on http://127.0.0.1:8000"
 	@echo "make up REMOTE=1  the same, listening beyond loopback with a Redis broker other hosts can join"
 	@echo "make test   run every test suite (starts PostgreSQL and Redis when none are running)"
 	@echo "make lint   ruff, mypy, size and TypeScript checks"
+	@echo "make prod-check  the production stack (docker-compose.yml) for real, with faults (needs root, ~10 min)"
 	@echo "make api-types  regenerate the SPA's API types and fixtures from the API (after changing its schema)"
 
 # ---- installation ------------------------------------------------------------------------
@@ -146,6 +147,11 @@ bench: python-deps services
 	@$(PY) bench/compare_render.py
 	@$(PY) bench/history_scale.py
 	@$(PY) bench/edge_limits.py
+
+# The production stack for real: Docker engine (started if needed), images built FROM a local Debian base,
+# a run end to end and faults (scripts/prod_check.py). Not part of `make test`: CI has no Docker engine.
+prod-check: python-deps
+	@$(PY) scripts/prod_check.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist e2e/node_modules var
