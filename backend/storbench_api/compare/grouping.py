@@ -12,10 +12,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from storbench_api.compare import repository, rollup, rollup_read
-from storbench_api.compare.figures import CPU_KEYS, INFO, is_cpu
 from storbench_api.compare.schemas import (
     CompareDirection,
-    CompareFigure,
     GroupBy,
     GroupOut,
     GroupSource,
@@ -24,6 +22,7 @@ from storbench_api.compare.schemas import (
 )
 from storbench_api.compare.stats import spread
 from storbench_api.errors import Invalid
+from storbench_api.figures.definition import Figure, MeasuredPer
 from storbench_api.models import StorageClass
 from storbench_api.storage_classes import repository as storage_classes_repository
 from storbench_fio.reported import SHAPE_KEYS, job_shape
@@ -112,34 +111,34 @@ def _capacity(row: Any) -> float | None:
     return float(capacity) if capacity else None
 
 
-def _figure_value(row: Any, figure: CompareFigure) -> float | None:
-    if is_cpu(figure):
-        value = (row.cpu or {}).get(CPU_KEYS[figure])
+def _figure_value(row: Any, figure: Figure) -> float | None:
+    if figure.per is MeasuredPer.job:
+        value = (row.cpu or {}).get(figure.key)
         return float(value) if isinstance(value, int | float) else None
     return float(row.figure) if row.figure is not None else None
 
 
-def _add(group: _Group, row: Any, value: float, figure: CompareFigure, price: float | None) -> None:
+def _add(group: _Group, row: Any, value: float, figure: Figure, price: float | None) -> None:
     group.ids.append(row.id)
     group.values.append(value)
     capacity = _capacity(row)
     if capacity is None:
         return
     group.capacities.append(capacity)
-    if figure in (CompareFigure.iops, CompareFigure.bw_bytes):
+    if figure in (Figure.iops, Figure.bw_bytes):
         group.per_gib.append(value / capacity)
         if price is not None and value > 0:
             group.prices.append(price)
             monthly = capacity * price
             # $ per 1,000 IOPS, or $ per MB/s (vendors' MB: 10^6 bytes).
-            group.per_dollar.append(monthly / (value / 1000 if figure is CompareFigure.iops else value / 1e6))
+            group.per_dollar.append(monthly / (value / 1000 if figure is Figure.iops else value / 1e6))
 
 
 def _median(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
-def _out(group: _Group, figure: CompareFigure) -> GroupOut:
+def _out(group: _Group, figure: Figure) -> GroupOut:
     median, p25, p75, low, high = spread(group.values)
     per_dollar = _median(group.per_dollar)
     return GroupOut(
@@ -155,8 +154,8 @@ def _out(group: _Group, figure: CompareFigure) -> GroupOut:
         capacity_gib=_median(group.capacities),
         per_gib=_median(group.per_gib),
         price_per_gib_month=_median(group.prices),
-        dollars_per_1000_iops=per_dollar if figure is CompareFigure.iops else None,
-        dollars_per_mbps=per_dollar if figure is CompareFigure.bw_bytes else None,
+        dollars_per_1000_iops=per_dollar if figure is Figure.iops else None,
+        dollars_per_mbps=per_dollar if figure is Figure.bw_bytes else None,
     )
 
 
@@ -182,12 +181,12 @@ def _from_results(
     db: Session,
     team_id: int,
     by: GroupBy,
-    figure: CompareFigure,
+    figure: Figure,
     direction: CompareDirection,
     filters: repository.ResultFilters,
     classes: _Classes,
 ) -> tuple[list[GroupOut], bool]:
-    column = None if is_cpu(figure) else figure.value
+    column = None if figure.per is MeasuredPer.job else figure.key
     rows = repository.group_rows(db, team_id, filters, direction.value, column)
     truncated = len(rows) > repository.MAX_GROUP_ROWS
     found: dict[tuple[str, tuple[tuple[str, str], ...]], _Group] = {}
@@ -202,7 +201,7 @@ def _from_results(
         group = found.setdefault((key, tuple(kept.items())), _Group(key, kept))
         _add(group, row, value, figure, classes.price(row, storage_class))
     if filters.ids is not None and not found:
-        what = figure.value if is_cpu(figure) else f"{direction.value} {figure.value}"
+        what = figure.value if figure.per is MeasuredPer.job else f"{direction.value} {figure.value}"
         raise Invalid(
             f"none of the results given has a {what} figure; choose another figure or direction",
             [{"field": "figure", "value": figure.value, "reason": f"no {what} in these results"}],
@@ -214,7 +213,7 @@ def groups(
     db: Session,
     team_id: int,
     by: GroupBy,
-    figure: CompareFigure,
+    figure: Figure,
     direction: CompareDirection,
     filters: repository.ResultFilters,
 ) -> GroupsOut:
@@ -233,12 +232,11 @@ def groups(
     else:
         source = GroupSource.results
         found, truncated = _from_results(db, team_id, by, figure, direction, filters, classes)
-    info = INFO[figure]
     ordered = sorted(
         found,
         key=lambda g: (
             tuple(v for v in g.shape.model_dump().values() if v is not None),
-            -g.median if info.higher_is_better else g.median,
+            -g.median if figure.higher_is_better else g.median,
             g.key,
         ),
     )
@@ -249,8 +247,8 @@ def groups(
         by=by,
         figure=figure,
         direction=direction,
-        unit=info.unit,
-        higher_is_better=info.higher_is_better,
+        unit=figure.unit,
+        higher_is_better=figure.higher_is_better,
         note=note,
         source=source,
         truncated=truncated,

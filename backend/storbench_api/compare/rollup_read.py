@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 
 from storbench_api.compare.repository import ResultFilters
 from storbench_api.compare.rollup import JOB, LN_BASE
-from storbench_api.compare.schemas import CompareFigure, GroupOut, ShapeOut
+from storbench_api.compare.schemas import GroupOut, ShapeOut
+from storbench_api.figures.definition import Figure, MeasuredPer
 from storbench_api.models import GroupRollup, Target
 
 _ZERO_BIN = -(10**9)  # values ≤ 0: exp((bin + 0.5) ln 1.01) underflows to 0, then clamped to [min, max]
@@ -136,13 +137,13 @@ def groups(
     db: Session,
     team_id: int,
     by_value: str,
-    figure: CompareFigure,
+    figure: Figure,
     direction: str,
     filters: ResultFilters,
     resolve: Resolve,
 ) -> list[GroupOut]:
     """Per group (key and job shape): n, median, quartiles, range, per GiB and per dollar."""
-    cpu = figure in (CompareFigure.cpu_usr_pct, CompareFigure.cpu_sys_pct)
+    cpu = figure.per is MeasuredPer.job
     rows = _rows(db, team_id, JOB if cpu else direction, figure.value, filters)
     if not rows:
         return []
@@ -221,7 +222,7 @@ def groups(
     has_cap = ~np.isnan(cap_row)
     (capacity,) = _quantiles(cap_row, np.where(has_cap, n_row, 0), g_row, count, (0.5,))
     per_gib = per_dollar = price_median = np.full(count, np.nan)
-    if figure in (CompareFigure.iops, CompareFigure.bw_bytes):
+    if figure in (Figure.iops, Figure.bw_bytes):
         cap_el = cap_row[own]
         with_cap = ~np.isnan(cap_el)
         (per_gib,) = _quantiles(
@@ -235,7 +236,7 @@ def groups(
         (price_median,) = _quantiles(price_row, np.where(priced, n_row - zeros_row, 0), g_row, count, (0.5,))
         monthly = (cap_row * price_row)[own]
         positive = priced[own] & (b != _ZERO_BIN) & (values > 0)
-        unit = 1000.0 if figure is CompareFigure.iops else 1e6
+        unit = 1000.0 if figure is Figure.iops else 1e6
         safe = np.where(positive, values, 1.0)
         (per_dollar,) = _quantiles(
             np.where(positive, monthly / (safe / unit), 0.0),
@@ -262,8 +263,8 @@ def groups(
                 capacity_gib=_value(capacity, g),
                 per_gib=_value(per_gib, g),
                 price_per_gib_month=_value(price_median, g),
-                dollars_per_1000_iops=_value(per_dollar, g) if figure is CompareFigure.iops else None,
-                dollars_per_mbps=_value(per_dollar, g) if figure is CompareFigure.bw_bytes else None,
+                dollars_per_1000_iops=_value(per_dollar, g) if figure is Figure.iops else None,
+                dollars_per_mbps=_value(per_dollar, g) if figure is Figure.bw_bytes else None,
             )
         )
     return found

@@ -18,6 +18,7 @@ from storbench_api.advisor import service as advisor
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, NotFound
+from storbench_api.figures.definition import Figure
 from storbench_api.history import repository
 from storbench_api.history.changepoints import DEFAULT_ALPHA, Change, DetectionMethod, Policy, find_changes
 from storbench_api.history.repository import SeriesKey
@@ -35,7 +36,6 @@ from storbench_api.history.schemas import (
     SeriesOut,
     SpecLine,
     TrendDirection,
-    TrendFigure,
     TrendOut,
     TrendPoint,
 )
@@ -52,33 +52,16 @@ log = logging.getLogger(__name__)
 TREND_MAX_POINTS = 5000
 DETECTION_WINDOW = 60
 # The figures watched for changes on every new result (the others can be charted).
-DETECTED_METRICS: tuple[TrendFigure, ...] = (
-    TrendFigure.iops,
-    TrendFigure.bw_bytes,
-    TrendFigure.lat_mean_ns,
-    TrendFigure.clat_p99_ns,
-)
+DETECTED_METRICS: tuple[Figure, ...] = (Figure.iops, Figure.bw_bytes, Figure.lat_mean_ns, Figure.clat_p99_ns)
 # A spec line's unit → the trend's: MB/s as vendors publish it (10^6), latency in ms.
-_SPEC_METRIC = {TrendFigure.iops: (Metric.iops, 1.0), TrendFigure.bw_bytes: (Metric.throughput, 1e6)}
-_SPEC_METRIC[TrendFigure.lat_mean_ns] = (Metric.latency, 1e6)
-
-
-def unit_of(metric: str) -> str:
-    """The unit a figure is stored in."""
-    if metric == TrendFigure.iops:
-        return "IOPS"
-    return "bytes/s" if metric == TrendFigure.bw_bytes else "ns"
-
-
-def higher_is_better(metric: str) -> bool:
-    """IOPS and bandwidth: more is better; latencies: less is."""
-    return metric in (TrendFigure.iops, TrendFigure.bw_bytes)
+_SPEC_METRIC = {Figure.iops: (Metric.iops, 1.0), Figure.bw_bytes: (Metric.throughput, 1e6)}
+_SPEC_METRIC[Figure.lat_mean_ns] = (Metric.latency, 1e6)
 
 
 def kind_of(metric: str, ratio: float) -> ChangeKind:
     """Regression or improvement, by which way the figure moved."""
     went_up = ratio > 1
-    return ChangeKind.improvement if went_up == higher_is_better(metric) else ChangeKind.regression
+    return ChangeKind.improvement if went_up == Figure[metric].higher_is_better else ChangeKind.regression
 
 
 # ---- policy ----------------------------------------------------------------------------
@@ -132,7 +115,7 @@ def describe_change_point(change: ChangePoint | Row[Any]) -> ChangePointOut:
 
 
 def _spec_line(
-    db: Session, target: Target, metric: TrendFigure, direction: str, newest_id: int | None
+    db: Session, target: Target, metric: Figure, direction: str, newest_id: int | None
 ) -> SpecLine | None:
     """The target's class promise for this figure, for the kind of test the newest result was judged as."""
     if metric not in _SPEC_METRIC:
@@ -181,7 +164,7 @@ def trend(
     *,
     target_id: int,
     job: str,
-    metric: TrendFigure,
+    metric: Figure,
     direction: TrendDirection,
     fingerprint: str | None = None,
     limit: int = TREND_MAX_POINTS,
@@ -212,7 +195,7 @@ def trend(
         metric=metric,
         direction=direction,
         fingerprint=fingerprint,
-        unit=unit_of(metric),
+        unit=metric.unit,
         points=points,
         truncated=truncated,
         limit=limit,
