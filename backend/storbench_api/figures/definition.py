@@ -2,8 +2,9 @@
 
 This is the one vocabulary of figures. Comparisons, grouped views and their rollup, trends, change
 detection and exports ask it; the API publishes it (GET /figures), and the web UI and the CLI label
-and format figures from that answer. Adding a figure is one line here (and, if it is a new column of
-result_directions, the column and a migration).
+and format figures from that answer. Adding a figure is one line here; one that needs a new column of
+result_directions also needs the column, its migration, and the line that fills it as results are
+stored (results/service.py).
 
 Bandwidth is stored and published in bytes per second, written "B/s"; the web UI and the CLI scale it
 in binary units as fio prints it (KiB/s, MiB/s), beside the decimal MB/s where it meets a vendor's spec.
