@@ -435,10 +435,11 @@ def analysis_cases(engine: Engine) -> list[Case]:
 
     def grouped(filters: Any) -> Callable[[Session], object]:
         from storbench_api.compare import grouping
-        from storbench_api.compare.schemas import CompareDirection, CompareFigure, GroupBy
+        from storbench_api.compare.schemas import CompareDirection, GroupBy
+        from storbench_api.figures.definition import Figure
 
         return lambda db: grouping.groups(
-            db, big, GroupBy.storage_class, CompareFigure.iops, CompareDirection.read, filters
+            db, big, GroupBy.storage_class, Figure.iops, CompareDirection.read, filters
         )
 
     regressions_sql = [

@@ -7,6 +7,8 @@
 What it writes:
 - frontend/src/lib/api/schema.d.ts: openapi-typescript's rendering of app.openapi(). The application is
   built in-process (create_app, nothing served): the schema is whatever the routes and models declare.
+- frontend/src/lib/api/figures.json: the answer of GET /figures, the vocabulary of figures (label, unit,
+  which way is better) the SPA labels and formats every figure by (frontend/src/lib/figures.ts).
 - frontend/src/test/fixtures/*.json: real exchanges with the same application (request and answer), on
   a throwaway embedded database (SQLite in a temporary directory, migrated, its first admin signed in
   through POST /auth/token), so the SPA's tests render what the API really sends. A backend test
@@ -38,6 +40,7 @@ FRONTEND = ROOT / "frontend"
 OPENAPI_TYPESCRIPT = FRONTEND / "node_modules" / ".bin" / "openapi-typescript"
 REGENERATE = "make api-types"
 SCHEMA_TYPES = "frontend/src/lib/api/schema.d.ts"
+FIGURES = "frontend/src/lib/api/figures.json"
 MAX_DIFF_LINES = 60
 
 
@@ -177,8 +180,19 @@ def fixture(exchange: Exchange) -> Callable[[Api, Path], None]:
     return write
 
 
+def answer(exchange: Exchange) -> Callable[[Api, Path], None]:
+    """A generator writing only the API's answer, for the SPA to build on (not just to test with)."""
+
+    def write(api: Api, out: Path) -> None:
+        body = api.answer(exchange)
+        out.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    return write
+
+
 GENERATED: dict[str, Callable[[Api, Path], None]] = {
     SCHEMA_TYPES: write_schema_types,
+    FIGURES: answer(Exchange("GET", "/figures")),
     **{path: fixture(exchange) for path, exchange in FIXTURES.items()},
 }
 

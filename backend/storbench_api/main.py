@@ -13,6 +13,7 @@ from storbench_api.audit.router import router as audit_router
 from storbench_api.auth.router import router as auth_router
 from storbench_api.compare.router import router as compare_router
 from storbench_api.errors import install_error_handlers
+from storbench_api.figures.router import router as figures_router
 from storbench_api.fio_tools.router import router as fio_router
 from storbench_api.history.router import router as history_router
 from storbench_api.hosts.dist_router import router as worker_dist_router
@@ -53,6 +54,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     storage_classes_router,
     runs_router,
     results_router,
+    figures_router,
     history_router,
     compare_router,
     fio_router,

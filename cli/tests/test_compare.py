@@ -56,6 +56,31 @@ def test_compare_prints_differences_before_figures(
     assert "baseline" in out and "n<3" in out
 
 
+def test_every_figure_row_is_named_as_the_service_names_it(
+    imported: list[dict[str, Any]], storbench: CliRunner, service: Service
+) -> None:
+    a, b = (r["id"] for r in imported)
+    out = storbench("compare", str(a), str(b)).stdout
+    with service.api() as api:
+        labels = {item["name"]: item["label"] for item in api.get("/figures").json()["items"]}
+        rows = api.get("/compare", params={"ids": f"{a},{b}"}).json()["rows"]
+    assert {row["figure"] for row in rows} >= {
+        "iops",
+        "bw_bytes",
+        "lat_mean_ns",
+        "clat_p99_ns",
+        "cpu_usr_pct",
+    }
+    lines = out.splitlines()
+    for row in rows:
+        name = (
+            labels[row["figure"]]
+            if row["direction"] == "job"
+            else f"{row['direction']} {labels[row['figure']]}"
+        )
+        assert any(line.startswith(name + "  ") for line in lines), (name, out)
+
+
 def test_json_is_the_apis_comparison_and_csv_its_export(
     imported: list[dict[str, Any]], storbench: CliRunner, service: Service
 ) -> None:

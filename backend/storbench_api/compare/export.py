@@ -1,5 +1,8 @@
 """Comparisons and grouped views as files: JSON (the API body) and CSV (one row per figure and side).
 
+The CSV names each figure as the API does (`figure`) and as people do (`label`, from the figures'
+definition), with its unit (bandwidth in B/s).
+
 Both read back to the same figures: the CSV keeps every number as Python writes it (shortest text
 that reads back to the same float), lists joined by ';'. The CSV is written by the one writer the
 CLI uses too, which neutralises text a spreadsheet would run as a formula (a hostile label).
@@ -13,6 +16,7 @@ from storbench_protocol.csv_export import csv_text
 COMPARISON_COLUMNS = (
     "direction",
     "figure",
+    "label",
     "unit",
     "higher_is_better",
     "side",
@@ -43,6 +47,7 @@ GROUP_COLUMNS = (
     "iodepth",
     "numjobs",
     "figure",
+    "label",
     "direction",
     "unit",
     "n",
@@ -74,6 +79,7 @@ def comparison_csv(comparison: ComparisonOut) -> str:
                 {
                     "direction": figure_row.direction,
                     "figure": figure_row.figure.value,
+                    "label": figure_row.figure.label,
                     "unit": figure_row.unit,
                     "higher_is_better": figure_row.higher_is_better,
                     "side": side.index,
@@ -108,6 +114,7 @@ def groups_csv(view: GroupsOut) -> str:
             "key": group.key,
             **group.shape.model_dump(),
             "figure": view.figure.value,
+            "label": view.figure.label,
             "direction": view.direction.value,
             "unit": view.unit,
             "n": group.n,

@@ -12,10 +12,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from storbench_api.compare import repository
-from storbench_api.compare.figures import CPU_KEYS, INFO, is_cpu
 from storbench_api.compare.schemas import (
     CompareDirection,
-    CompareFigure,
     GroupBy,
     GroupOut,
     GroupSource,
@@ -24,6 +22,7 @@ from storbench_api.compare.schemas import (
 )
 from storbench_api.compare.stats import spread
 from storbench_api.errors import Invalid
+from storbench_api.figures.definition import Figure, MeasuredPer
 from storbench_api.models import StorageClass
 from storbench_api.results.filters import ResultFilters
 from storbench_api.rollup import read as rollup_read
@@ -38,7 +37,7 @@ ROLLUP_NOTE = (
 )
 MAX_GROUP_IDS = 100
 # What a dollar figure is per: $ per 1,000 IOPS, or $ per MB/s (vendors' MB: 10^6 bytes).
-_DOLLAR_UNIT = {CompareFigure.iops: 1000.0, CompareFigure.bw_bytes: 1e6}
+_DOLLAR_UNIT = {Figure.iops: 1000.0, Figure.bw_bytes: 1e6}
 _CLASS_KEYS = {
     GroupBy.vendor: "vendor",
     GroupBy.tier: "tier",
@@ -117,21 +116,21 @@ def _capacity(row: Any) -> float | None:
     return float(capacity) if capacity else None
 
 
-def _figure_value(row: Any, figure: CompareFigure) -> float | None:
-    if is_cpu(figure):
-        value = (row.cpu or {}).get(CPU_KEYS[figure])
+def _figure_value(row: Any, figure: Figure) -> float | None:
+    if figure.per is MeasuredPer.job:
+        value = (row.cpu or {}).get(figure.key)
         return float(value) if isinstance(value, int | float) else None
     return float(row.figure) if row.figure is not None else None
 
 
-def _add(group: _Group, row: Any, value: float, figure: CompareFigure, price: float | None) -> None:
+def _add(group: _Group, row: Any, value: float, figure: Figure, price: float | None) -> None:
     group.ids.append(row.id)
     group.values.append(value)
     capacity = _capacity(row)
     if capacity is None:
         return
     group.capacities.append(capacity)
-    if figure in (CompareFigure.iops, CompareFigure.bw_bytes):
+    if figure in (Figure.iops, Figure.bw_bytes):
         group.per_gib.append(value / capacity)
         if price is not None and value > 0:
             group.prices.append(price)
@@ -143,7 +142,7 @@ def _median(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
-def _out(group: _Group, figure: CompareFigure) -> GroupOut:
+def _out(group: _Group, figure: Figure) -> GroupOut:
     median, p25, p75, low, high = spread(group.values)
     per_dollar = _median(group.per_dollar)
     return GroupOut(
@@ -159,8 +158,8 @@ def _out(group: _Group, figure: CompareFigure) -> GroupOut:
         capacity_gib=_median(group.capacities),
         per_gib=_median(group.per_gib),
         price_per_gib_month=_median(group.prices),
-        dollars_per_1000_iops=per_dollar if figure is CompareFigure.iops else None,
-        dollars_per_mbps=per_dollar if figure is CompareFigure.bw_bytes else None,
+        dollars_per_1000_iops=per_dollar if figure is Figure.iops else None,
+        dollars_per_mbps=per_dollar if figure is Figure.bw_bytes else None,
     )
 
 
@@ -208,12 +207,12 @@ def _from_results(
     db: Session,
     team_id: int,
     by: GroupBy,
-    figure: CompareFigure,
+    figure: Figure,
     direction: CompareDirection,
     filters: ResultFilters,
     classes: _Classes,
 ) -> tuple[list[GroupOut], bool]:
-    column = None if is_cpu(figure) else figure.value
+    column = None if figure.per is MeasuredPer.job else figure.key
     rows = repository.group_rows(db, team_id, filters, direction.value, column)
     truncated = len(rows) > repository.MAX_GROUP_ROWS
     found: dict[tuple[str, tuple[tuple[str, str], ...]], _Group] = {}
@@ -228,7 +227,7 @@ def _from_results(
         group = found.setdefault((key, tuple(kept.items())), _Group(key, kept))
         _add(group, row, value, figure, classes.price(row, storage_class))
     if filters.ids is not None and not found:
-        what = figure.value if is_cpu(figure) else f"{direction.value} {figure.value}"
+        what = figure.value if figure.per is MeasuredPer.job else f"{direction.value} {figure.value}"
         raise Invalid(
             f"none of the results given has a {what} figure; choose another figure or direction",
             [{"field": "figure", "value": figure.value, "reason": f"no {what} in these results"}],
@@ -240,7 +239,7 @@ def _from_rollup(
     db: Session,
     team_id: int,
     by: GroupBy,
-    figure: CompareFigure,
+    figure: Figure,
     direction: CompareDirection,
     filters: ResultFilters,
     classes: _Classes,
@@ -269,8 +268,8 @@ def _from_rollup(
             capacity_gib=g.capacity_gib,
             per_gib=g.per_gib,
             price_per_gib_month=g.price_per_gib_month,
-            dollars_per_1000_iops=g.per_dollar if figure is CompareFigure.iops else None,
-            dollars_per_mbps=g.per_dollar if figure is CompareFigure.bw_bytes else None,
+            dollars_per_1000_iops=g.per_dollar if figure is Figure.iops else None,
+            dollars_per_mbps=g.per_dollar if figure is Figure.bw_bytes else None,
         )
         for g in rolled
     ]
@@ -280,7 +279,7 @@ def groups(
     db: Session,
     team_id: int,
     by: GroupBy,
-    figure: CompareFigure,
+    figure: Figure,
     direction: CompareDirection,
     filters: ResultFilters,
 ) -> GroupsOut:
@@ -297,12 +296,11 @@ def groups(
     else:
         source = GroupSource.results
         found, truncated = _from_results(db, team_id, by, figure, direction, filters, classes)
-    info = INFO[figure]
     ordered = sorted(
         found,
         key=lambda g: (
             tuple(v for v in g.shape.model_dump().values() if v is not None),
-            -g.median if info.higher_is_better else g.median,
+            -g.median if figure.higher_is_better else g.median,
             g.key,
         ),
     )
@@ -313,8 +311,8 @@ def groups(
         by=by,
         figure=figure,
         direction=direction,
-        unit=info.unit,
-        higher_is_better=info.higher_is_better,
+        unit=figure.unit,
+        higher_is_better=figure.higher_is_better,
         note=note,
         source=source,
         truncated=truncated,

@@ -8,7 +8,6 @@ from fastapi import APIRouter, Depends, Query, Response, status
 from storbench_api.compare import export, grouping, service, views
 from storbench_api.compare.schemas import (
     CompareDirection,
-    CompareFigure,
     ComparisonOut,
     ExportFormat,
     GroupBy,
@@ -19,6 +18,8 @@ from storbench_api.compare.schemas import (
 )
 from storbench_api.deps import DB, ReadAccess, WriteAccess
 from storbench_api.errors import Conflict, NotFound
+from storbench_api.figures.definition import Figure
+from storbench_api.figures.schemas import ComparedFigure
 from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.openapi import errors, rules_beyond_schema
 from storbench_api.pagination import Page, page_params
@@ -102,7 +103,7 @@ def result_filters(
 
 Filters = Annotated[ResultFilters, Depends(result_filters)]
 GroupByQuery = Annotated[GroupBy, Query(description="what to group by")]
-FigureQuery = Annotated[CompareFigure, Query(description="the figure (CPU figures ignore direction)")]
+FigureQuery = Annotated[ComparedFigure, Query(description="the figure (CPU figures ignore direction)")]
 DirectionQuery = Annotated[CompareDirection, Query(description="read, write or trim")]
 
 
@@ -163,7 +164,7 @@ def groups(
     principal: ReadAccess,
     by: GroupByQuery,
     filters: Filters,
-    figure: FigureQuery = CompareFigure.iops,
+    figure: FigureQuery = Figure.iops,
     direction: DirectionQuery = CompareDirection.read,
 ) -> GroupsOut:
     """Per group its median, quartiles and range; per provisioned GiB and per dollar where known."""
@@ -182,7 +183,7 @@ def export_groups(
     principal: ReadAccess,
     by: GroupByQuery,
     filters: Filters,
-    figure: FigureQuery = CompareFigure.iops,
+    figure: FigureQuery = Figure.iops,
     direction: DirectionQuery = CompareDirection.read,
     format: ExportFormat = ExportFormat.csv,
 ) -> Response:

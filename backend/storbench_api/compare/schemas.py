@@ -7,27 +7,12 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from storbench_api.compare.stats import SignificanceTest, VerdictKind
+from storbench_api.figures.definition import Figure, FigureUnit
 
 MAX_COMPARE_IDS = 200
 
 # A value a comparability component takes (a job option's text, a CPU count, a NIC speed…).
 ComponentValue = str | int | float | bool | None
-
-
-class CompareFigure(enum.StrEnum):
-    """A figure a result has, per direction (CPU figures are the job's)."""
-
-    iops = "iops"
-    bw_bytes = "bw_bytes"
-    lat_mean_ns = "lat_mean_ns"
-    clat_p50_ns = "clat_p50_ns"
-    clat_p90_ns = "clat_p90_ns"
-    clat_p95_ns = "clat_p95_ns"
-    clat_p99_ns = "clat_p99_ns"
-    clat_p99_9_ns = "clat_p99_9_ns"
-    clat_p99_99_ns = "clat_p99_99_ns"
-    cpu_usr_pct = "cpu_usr_pct"
-    cpu_sys_pct = "cpu_sys_pct"
 
 
 class CompareDirection(enum.StrEnum):
@@ -110,8 +95,8 @@ class FigureRow(BaseModel):
     """One figure of one direction across every side."""
 
     direction: str = Field(description="read, write, trim, or job for CPU figures")
-    figure: CompareFigure
-    unit: str
+    figure: Figure
+    unit: FigureUnit
     higher_is_better: bool
     cells: list[Cell]
 
@@ -169,9 +154,9 @@ class GroupsOut(BaseModel):
     """Results grouped by one property, never mixing job shapes unless grouped by a shape option."""
 
     by: GroupBy
-    figure: CompareFigure
+    figure: Figure
     direction: CompareDirection
-    unit: str
+    unit: FigureUnit
     higher_is_better: bool
     note: str = Field(description="how results were kept apart, and how precise the figures are")
     source: GroupSource = Field(

@@ -16,14 +16,6 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from storbench_api.compare import repository
-from storbench_api.compare.figures import (
-    CPU_KEYS,
-    DIRECTION_FIGURES,
-    DIRECTIONS,
-    JOB_DIRECTION,
-    JOB_FIGURES,
-    FigureInfo,
-)
 from storbench_api.compare.schemas import (
     MAX_COMPARE_IDS,
     Cell,
@@ -35,9 +27,14 @@ from storbench_api.compare.schemas import (
 )
 from storbench_api.compare.stats import Verdict, compare_many
 from storbench_api.errors import Invalid, NotFound
+from storbench_api.figures.definition import COMPARED_FIGURES, Figure, MeasuredPer
 from storbench_api.models import Result, Run
 
 _COMPONENTS = ("job", "fio_version", "host", "mount", "storage")
+DIRECTIONS = ("read", "write", "trim")
+JOB_DIRECTION = "job"
+_DIRECTION_FIGURES = tuple(f for f in COMPARED_FIGURES if f.per is MeasuredPer.direction)
+_JOB_FIGURES = tuple(f for f in COMPARED_FIGURES if f.per is MeasuredPer.job)
 
 
 def parse_ids(text: str, field_name: str = "ids") -> list[int]:
@@ -218,28 +215,28 @@ def _cells(
 
 
 def _rows(sides: list[_Side], references: list[int]) -> list[FigureRow]:
-    figures: list[tuple[str, FigureInfo, list[list[float]]]] = []
+    figures: list[tuple[str, Figure, list[list[float]]]] = []
     for direction in DIRECTIONS:
         if not any(_moves(side, direction) for side in sides):
             continue
-        for info in DIRECTION_FIGURES:
-            samples = [_direction_samples(side, direction, info.figure.value) for side in sides]
+        for figure in _DIRECTION_FIGURES:
+            samples = [_direction_samples(side, direction, figure.key) for side in sides]
             if any(samples):
-                figures.append((direction, info, samples))
-    for info in JOB_FIGURES:
-        samples = [_cpu_samples(side, CPU_KEYS[info.figure]) for side in sides]
+                figures.append((direction, figure, samples))
+    for figure in _JOB_FIGURES:
+        samples = [_cpu_samples(side, figure.key) for side in sides]
         if any(samples):
-            figures.append((JOB_DIRECTION, info, samples))
+            figures.append((JOB_DIRECTION, figure, samples))
     verdicts = _verdicts([samples for _, _, samples in figures], references)
     return [
         FigureRow(
             direction=direction,
-            figure=info.figure,
-            unit=info.unit,
-            higher_is_better=info.higher_is_better,
+            figure=figure,
+            unit=figure.unit,
+            higher_is_better=figure.higher_is_better,
             cells=_cells(row, samples, references, verdicts),
         )
-        for row, (direction, info, samples) in enumerate(figures)
+        for row, (direction, figure, samples) in enumerate(figures)
     ]
 
 

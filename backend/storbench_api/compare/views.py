@@ -3,9 +3,10 @@
 from sqlalchemy.orm import Session
 
 from storbench_api.compare import repository
-from storbench_api.compare.schemas import CompareDirection, CompareFigure, GroupBy, SavedViewIn, SavedViewOut
+from storbench_api.compare.schemas import CompareDirection, GroupBy, SavedViewIn, SavedViewOut
 from storbench_api.compare.service import parse_ids
 from storbench_api.errors import Conflict, Invalid, NotFound
+from storbench_api.figures.definition import COMPARED_FIGURES
 from storbench_api.models import SavedView, User
 from storbench_api.pagination import Page
 from storbench_api.teams import quotas
@@ -26,10 +27,10 @@ _GROUP_FILTERS = frozenset(
     }
 )
 _GROUP_KEYS = frozenset({"by", "figure", "direction"}) | _GROUP_FILTERS
-_CHOICES: dict[str, type[GroupBy] | type[CompareFigure] | type[CompareDirection]] = {
-    "by": GroupBy,
-    "figure": CompareFigure,
-    "direction": CompareDirection,
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "by": tuple(GroupBy),
+    "figure": tuple(COMPARED_FIGURES),
+    "direction": tuple(CompareDirection),
 }
 
 
@@ -54,8 +55,8 @@ def _check_compare(db: Session, team_id: int, query: dict[str, str]) -> dict[str
 
 def _check_groups(query: dict[str, str]) -> dict[str, str]:
     for key, choices in _CHOICES.items():
-        if key in query and query[key] not in {c.value for c in choices}:
-            allowed = ", ".join(c.value for c in choices)
+        if key in query and query[key] not in choices:
+            allowed = ", ".join(choices)
             raise _refuse(key, query[key], f"must be one of {allowed}")
     if "by" not in query:
         raise _refuse("by", "", "a groups view needs by (what to group by)")

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from sqlalchemy.orm import Session
 
 from storbench_api.db import utcnow
+from storbench_api.figures.definition import Figure
 from storbench_api.history import repository
 from storbench_api.history.changepoints import Change, Policy, find_changes
 from storbench_api.history.policy import policy_for
 from storbench_api.history.repository import SeriesKey
-from storbench_api.history.schemas import ChangeKind, TrendFigure
+from storbench_api.history.schemas import ChangeKind
 from storbench_api.history.service import describe_change_point
 from storbench_api.models import ChangePoint, Result
 from storbench_api.webhooks import events as webhook_events
@@ -26,23 +27,13 @@ log = logging.getLogger(__name__)
 
 DETECTION_WINDOW = 60
 # The figures watched for changes on every new result (the others can be charted).
-DETECTED_METRICS: tuple[TrendFigure, ...] = (
-    TrendFigure.iops,
-    TrendFigure.bw_bytes,
-    TrendFigure.lat_mean_ns,
-    TrendFigure.clat_p99_ns,
-)
-
-
-def higher_is_better(metric: str) -> bool:
-    """IOPS and bandwidth: more is better; latencies: less is."""
-    return metric in (TrendFigure.iops, TrendFigure.bw_bytes)
+DETECTED_METRICS: tuple[Figure, ...] = (Figure.iops, Figure.bw_bytes, Figure.lat_mean_ns, Figure.clat_p99_ns)
 
 
 def kind_of(metric: str, ratio: float) -> ChangeKind:
     """Regression or improvement, by which way the figure moved."""
     went_up = ratio > 1
-    return ChangeKind.improvement if went_up == higher_is_better(metric) else ChangeKind.regression
+    return ChangeKind.improvement if went_up == Figure[metric].higher_is_better else ChangeKind.regression
 
 
 def detect_series(db: Session, key: SeriesKey, policy: Policy) -> list[ChangePoint]:

@@ -6,6 +6,8 @@ from fastapi import APIRouter, Query
 
 from storbench_api.deps import DB, OwnerAccess, ReadAccess, WriteAccess
 from storbench_api.errors import Conflict, NotFound
+from storbench_api.figures.definition import Figure
+from storbench_api.figures.schemas import DirectionFigure
 from storbench_api.history import policy, regression_check, service
 from storbench_api.history.schemas import (
     AcknowledgeIn,
@@ -17,7 +19,6 @@ from storbench_api.history.schemas import (
     PolicyOut,
     SeriesList,
     TrendDirection,
-    TrendFigure,
     TrendOut,
 )
 from storbench_api.ids import MAX_ID, IdPath, OptionalIdQuery
@@ -38,7 +39,7 @@ def get_trend(
     principal: ReadAccess,
     target_id: RequiredId,
     job: Annotated[str, Query(min_length=1, max_length=120, pattern=NO_NUL)],
-    metric: TrendFigure = TrendFigure.iops,
+    metric: DirectionFigure = Figure.iops,
     direction: TrendDirection = TrendDirection.read,
     fingerprint: Annotated[str | None, Query(min_length=1, max_length=64, pattern=NO_NUL)] = None,
     limit: Annotated[

@@ -6,26 +6,10 @@ from typing import Annotated, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from storbench_api.figures.definition import Figure, FigureUnit
 from storbench_api.history.changepoints import DetectionMethod
 from storbench_api.storage_classes.schemas import Workload
 from storbench_api.wire import JSON_INTEGER, NO_NUL, RequestBody
-
-
-class TrendFigure(enum.StrEnum):
-    """A figure of one direction of a result (the columns of result_directions)."""
-
-    iops = "iops"
-    bw_bytes = "bw_bytes"
-    lat_mean_ns = "lat_mean_ns"
-    lat_min_ns = "lat_min_ns"
-    lat_max_ns = "lat_max_ns"
-    lat_stddev_ns = "lat_stddev_ns"
-    clat_p50_ns = "clat_p50_ns"
-    clat_p90_ns = "clat_p90_ns"
-    clat_p95_ns = "clat_p95_ns"
-    clat_p99_ns = "clat_p99_ns"
-    clat_p99_9_ns = "clat_p99_9_ns"
-    clat_p99_99_ns = "clat_p99_99_ns"
 
 
 class TrendDirection(enum.StrEnum):
@@ -62,7 +46,7 @@ class SpecLine(BaseModel):
     storage_class: str
     spec_version: int
     workload: Workload
-    value: float = Field(description="the promised figure in the trend's unit (IOPS, bytes/s or ns)")
+    value: float = Field(description="the promised figure in the trend's unit (IOPS, B/s or ns)")
     low: float | None = Field(description="the lower end of a published range, same unit")
     published: str = Field(description="the figure as published, e.g. '20,000 IOPS'")
     formula: str
@@ -96,10 +80,10 @@ class TrendOut(BaseModel):
 
     target_id: int
     job: str
-    metric: TrendFigure
+    metric: Figure
     direction: TrendDirection
     fingerprint: str | None
-    unit: str = Field(description="IOPS, bytes/s or ns")
+    unit: FigureUnit
     points: list[TrendPoint]
     truncated: bool = Field(description="true when older points were left out (only the newest `limit`)")
     limit: int

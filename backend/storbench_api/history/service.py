@@ -13,6 +13,7 @@ from storbench_api.advisor import service as advisor
 from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, NotFound
+from storbench_api.figures.definition import Figure
 from storbench_api.history import repository
 from storbench_api.history.repository import SeriesKey
 from storbench_api.history.schemas import (
@@ -24,7 +25,6 @@ from storbench_api.history.schemas import (
     SeriesOut,
     SpecLine,
     TrendDirection,
-    TrendFigure,
     TrendOut,
     TrendPoint,
 )
@@ -36,15 +36,8 @@ from storbench_api.targets import service as targets_service
 
 TREND_MAX_POINTS = 5000
 # A spec line's unit → the trend's: MB/s as vendors publish it (10^6), latency in ms.
-_SPEC_METRIC = {TrendFigure.iops: (Metric.iops, 1.0), TrendFigure.bw_bytes: (Metric.throughput, 1e6)}
-_SPEC_METRIC[TrendFigure.lat_mean_ns] = (Metric.latency, 1e6)
-
-
-def unit_of(metric: str) -> str:
-    """The unit a figure is stored in."""
-    if metric == TrendFigure.iops:
-        return "IOPS"
-    return "bytes/s" if metric == TrendFigure.bw_bytes else "ns"
+_SPEC_METRIC = {Figure.iops: (Metric.iops, 1.0), Figure.bw_bytes: (Metric.throughput, 1e6)}
+_SPEC_METRIC[Figure.lat_mean_ns] = (Metric.latency, 1e6)
 
 
 # ---- trend -----------------------------------------------------------------------------
@@ -56,7 +49,7 @@ def describe_change_point(change: ChangePoint | Row[Any]) -> ChangePointOut:
 
 
 def _spec_line(
-    db: Session, target: Target, metric: TrendFigure, direction: str, newest_id: int | None
+    db: Session, target: Target, metric: Figure, direction: str, newest_id: int | None
 ) -> SpecLine | None:
     """The target's class promise for this figure, for the kind of test the newest result was judged as."""
     if metric not in _SPEC_METRIC:
@@ -104,7 +97,7 @@ def trend(
     *,
     target_id: int,
     job: str,
-    metric: TrendFigure,
+    metric: Figure,
     direction: TrendDirection,
     fingerprint: str | None = None,
     limit: int = TREND_MAX_POINTS,
@@ -135,7 +128,7 @@ def trend(
         metric=metric,
         direction=direction,
         fingerprint=fingerprint,
-        unit=unit_of(metric),
+        unit=metric.unit,
         points=points,
         truncated=truncated,
         limit=limit,

@@ -12,23 +12,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from storbench_api.figures.definition import COMPARED_FIGURES, MeasuredPer
 from storbench_fio.reported import job_shape
 
 BASE = 1.01
 LN_BASE = math.log(BASE)
 PRECISION_PCT = 0.5  # (sqrt(1.01) - 1) rounded: the widest relative error of a quantile read from a bin
-DIRECTION_COLUMNS = (
-    "iops",
-    "bw_bytes",
-    "lat_mean_ns",
-    "clat_p50_ns",
-    "clat_p90_ns",
-    "clat_p95_ns",
-    "clat_p99_ns",
-    "clat_p99_9_ns",
-    "clat_p99_99_ns",
-)
-CPU_FIGURES = {"cpu_usr_pct": "usr_pct", "cpu_sys_pct": "sys_pct"}
+# The figures comparisons and grouped views show: columns of result_directions, entries of CPU use.
+DIRECTION_COLUMNS = tuple(f.key for f in COMPARED_FIGURES if f.per is MeasuredPer.direction)
+CPU_FIGURES = {f.value: f.key for f in COMPARED_FIGURES if f.per is MeasuredPer.job}
 JOB = "job"  # the direction CPU figures are counted under: they belong to the job, not a direction
 
 

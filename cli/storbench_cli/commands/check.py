@@ -11,6 +11,7 @@ from .. import resolve
 from ..api import Api
 from ..display import render_table
 from ..errors import EXIT_OK
+from ..figures import Vocabulary, format_figure
 
 # Not 1 (a run failed) nor 2 (usage): a pipeline can tell "slower" from "broken".
 EXIT_REGRESSION = 3
@@ -36,25 +37,16 @@ def add_parser(
     parser.set_defaults(handler=execute)
 
 
-def _figure(metric: str, value: float | None) -> str:
-    if value is None:
-        return "-"
-    if metric.endswith("_ns"):
-        return f"{value / 1e6:,.3f} ms"
-    if metric == "bw_bytes":
-        return f"{value / 1e6:,.1f} MB/s"
-    return f"{value:,.0f}"
-
-
-def _row(series: dict[str, Any]) -> list[str]:
+def _row(series: dict[str, Any], figures: Vocabulary) -> list[str]:
     change = series.get("change_point") or {}
     since = f"result {change['result_id']} ({(change['ratio'] - 1) * 100:+.1f}%)" if change else ""
+    unit = figures.unit(series["metric"])
     return [
         series["job_name"],
         series["direction"],
-        series["metric"],
-        _figure(series["metric"], series["value"]),
-        _figure(series["metric"], series["history_median"]),
+        figures.label(series["metric"]),
+        format_figure(unit, series["value"]),
+        format_figure(unit, series["history_median"]),
         series["status"],
         since,
     ]
@@ -70,10 +62,11 @@ def execute(api: Api, args: argparse.Namespace) -> int:
         print()
     else:
         if verdict["series"]:
+            figures = Vocabulary.of(api)
             print(
                 render_table(
                     ["JOB", "DIR", "FIGURE", "NEWEST", "HISTORY MEDIAN", "STATUS", "CHANGE SINCE"],
-                    [_row(s) for s in verdict["series"]],
+                    [_row(s, figures) for s in verdict["series"]],
                 )
             )
         prefix = "REGRESSION" if verdict["regression"] else "OK"

@@ -8,23 +8,13 @@ import sys
 from typing import Any
 
 from ..api import Api
-from ..display import MISSING, format_bandwidth, format_iops, format_latency, render_table
+from ..display import MISSING, render_table
 from ..errors import EXIT_OK, UsageError
+from ..figures import Vocabulary, format_figure
 
 MAX_IDS = 200
-FIGURE_NAMES = {
-    "iops": "IOPS",
-    "bw_bytes": "bandwidth",
-    "lat_mean_ns": "lat mean",
-    "clat_p50_ns": "p50",
-    "clat_p90_ns": "p90",
-    "clat_p95_ns": "p95",
-    "clat_p99_ns": "p99",
-    "clat_p99_9_ns": "p99.9",
-    "clat_p99_99_ns": "p99.99",
-    "cpu_usr_pct": "CPU usr",
-    "cpu_sys_pct": "CPU sys",
-}
+# The figures whose verdicts are spelled out under the table.
+HEADLINE_FIGURES = ("iops", "bw_bytes", "clat_p99_ns")
 
 
 def _result_id(text: str) -> int:
@@ -54,18 +44,6 @@ def add_parser(
     parser.set_defaults(handler=execute)
 
 
-def _value(unit: str, value: float | None) -> str:
-    if value is None:
-        return MISSING
-    if unit == "IOPS":
-        return format_iops(value)
-    if unit == "B/s":
-        return format_bandwidth(value)
-    if unit == "ns":
-        return format_latency(value)
-    return f"{value:.1f} %"
-
-
 def _delta(cell: dict[str, Any], is_reference: bool) -> str:
     if is_reference:
         return "baseline"
@@ -79,7 +57,7 @@ def _delta(cell: dict[str, Any], is_reference: bool) -> str:
     return text
 
 
-def comparison_text(comparison: dict[str, Any]) -> str:
+def comparison_text(comparison: dict[str, Any], figures: Vocabulary) -> str:
     """Differences first, then one row per figure with each side's value and change, then the verdicts."""
     sides = comparison["sides"]
     lines = []
@@ -100,21 +78,20 @@ def comparison_text(comparison: dict[str, Any]) -> str:
     lines.append("")
     rows = []
     for row in comparison["rows"]:
-        name = FIGURE_NAMES.get(row["figure"], row["figure"])
+        name = figures.label(row["figure"])
         label = name if row["direction"] == "job" else f"{row['direction']} {name}"
         cells = []
         for side, cell in zip(sides, row["cells"], strict=True):
-            cells.extend([_value(row["unit"], cell["value"]), _delta(cell, side["is_baseline"])])
+            cells.extend([format_figure(row["unit"], cell["value"]), _delta(cell, side["is_baseline"])])
         rows.append([label, *cells])
     headers = ["figure"]
     for side in sides:
         headers.extend([f"[{side['index']}]", f"[{side['index']}] Δ"])
     lines.append(render_table(headers, rows, right=headers[1:]))
     verdicts = [
-        f"[{i}] {FIGURE_NAMES.get(row['figure'], row['figure'])} {row['direction']}: "
-        + cell["verdict"]["text"]
+        f"[{i}] {figures.label(row['figure'])} {row['direction']}: " + cell["verdict"]["text"]
         for row in comparison["rows"]
-        if row["figure"] in ("iops", "bw_bytes", "clat_p99_ns")
+        if row["figure"] in HEADLINE_FIGURES
         for i, cell in enumerate(row["cells"])
         if cell["verdict"] and not sides[i]["is_baseline"]
     ]
@@ -139,5 +116,5 @@ def execute(api: Api, args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(comparison, indent=2))
     else:
-        print(comparison_text(comparison))
+        print(comparison_text(comparison, Vocabulary.of(api)))
     return EXIT_OK

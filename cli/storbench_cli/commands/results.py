@@ -13,13 +13,7 @@ from .. import resolve
 from ..api import Api
 from ..display import format_timestamp, render_table
 from ..errors import EXIT_OK
-from ..figures import (
-    FIGURE_HEADERS,
-    FIGURE_NUMBERS,
-    clat_percentile_ns,
-    directions,
-    figure_cells,
-)
+from ..figures import Vocabulary, clat_percentile_ns, directions, figure_cells
 
 API_MAX_PAGE = 1000  # GET /results accepts at most this limit per page
 
@@ -130,7 +124,7 @@ def _origin(result: dict[str, Any]) -> str:
     return origin + (", partial" if result["partial"] else "")
 
 
-def results_table(results: list[dict[str, Any]]) -> str:
+def results_table(results: list[dict[str, Any]], figures: Vocabulary) -> str:
     """One row per result and direction with the key figures."""
     rows = [
         [
@@ -146,8 +140,9 @@ def results_table(results: list[dict[str, Any]]) -> str:
         for result in results
         for name, direction in directions(result)
     ]
-    headers = ("id", "created", "job", "host", "label", "class", *FIGURE_HEADERS, "origin")
-    return render_table(headers, rows, right=("id", *FIGURE_NUMBERS))
+    numbers = figures.table_headers()[1:]
+    headers = ("id", "created", "job", "host", "label", "class", "dir", *numbers, "origin")
+    return render_table(headers, rows, right=("id", *numbers))
 
 
 def execute(api: Api, args: argparse.Namespace) -> int:
@@ -164,7 +159,7 @@ def execute(api: Api, args: argparse.Namespace) -> int:
     elif args.format == "csv":
         write_csv(results, sys.stdout)
     elif results:
-        print(results_table(results))
+        print(results_table(results, Vocabulary.of(api)))
     else:
         print("no results match", file=sys.stderr)
     return EXIT_OK

@@ -21,7 +21,7 @@ from ..errors import (
     CliError,
     UsageError,
 )
-from ..figures import FIGURE_HEADERS, FIGURE_NUMBERS, directions, figure_cells
+from ..figures import Vocabulary, directions, figure_cells
 from ..interrupts import ctrl_c_handled
 
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
@@ -153,23 +153,24 @@ def cancel_after_interrupt(api: Api, run_id: int) -> int:
     return EXIT_INTERRUPTED
 
 
-def results_table(run: dict[str, Any]) -> str:
+def results_table(run: dict[str, Any], figures: Vocabulary) -> str:
     """One row per result (job × host) and direction."""
     rows: list[list[str]] = []
     for result in run["results"]:
         job = result["job_name"] + (" (partial)" if result.get("partial") else "")
         rows.extend([job, result["host_name"], *figure_cells(name, d)] for name, d in directions(result))
-    return render_table(("job", "host", *FIGURE_HEADERS), rows, right=FIGURE_NUMBERS)
+    headers = figures.table_headers()
+    return render_table(("job", "host", *headers), rows, right=headers[1:])
 
 
-def _print_run(run: dict[str, Any], output_format: str) -> None:
+def _print_run(api: Api, run: dict[str, Any], output_format: str) -> None:
     if output_format == "json":
         print(json.dumps(run, indent=2))
         return
     source = f", plan {run['plan_name']}" if run.get("plan_name") else ""
     print(f"run {run['id']} {run['status']} ({_where(run)}{source})")
     if run["status"] in TERMINAL and run["results"]:
-        print(results_table(run))
+        print(results_table(run, Vocabulary.of(api)))
     aggregate = run.get("aggregate")
     if aggregate:
         print(aggregate_lines(aggregate))
@@ -210,7 +211,7 @@ def execute(api: Api, args: argparse.Namespace) -> int:
             if ctrl_c.pressed:
                 return cancel_after_interrupt(api, run["id"])
             if not args.wait:
-                _print_run(run, args.format)
+                _print_run(api, run, args.format)
                 return EXIT_OK
             run = follow(api, run)
         except KeyboardInterrupt:
@@ -223,7 +224,7 @@ def execute(api: Api, args: argparse.Namespace) -> int:
                 # The run goes on without us; say which one, so the user can find it again.
                 exc.details.append(f"run {run['id']} was started and may still be queued or running")
             raise
-    _print_run(run, args.format)
+    _print_run(api, run, args.format)
     if run["status"] == "completed":
         return EXIT_OK
     print(f"error: run {run['id']} {run['status']}: {run.get('error') or 'no reason given'}", file=sys.stderr)

@@ -1,6 +1,9 @@
 // Unit-aware formatters shared by tables and charts. Sizes use binary units
-// (KiB, MiB, ...) as fio does; vendors publish throughput in decimal MB/s, so where a figure
+// (KiB, MiB, ...) as fio does; bandwidth arrives in bytes per second (the API's unit "B/s") and is
+// shown the same way (MiB/s); vendors publish throughput in decimal MB/s, so where a figure
 // meets a spec both are shown. Latencies are nanoseconds in, best unit out (ns, µs, ms, s).
+
+import type { FigureUnit } from "./figures";
 
 const BINARY_UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"] as const;
 
@@ -196,20 +199,21 @@ export function trimZeros(text: string): string {
   return text.replace(/(\.\d*?)0+(?=\D|$)/, "$1").replace(/\.(?=\D|$)/, "");
 }
 
-export type ValueUnit = "ns" | "bytes_per_s" | "bytes" | "iops" | "count" | "percent";
+/** A figure's unit as the API spells it ("IOPS", "B/s", "ns", "%"), or a size or a count. */
+export type ValueUnit = FigureUnit | "bytes" | "count";
 
-/** Formats a value in the given unit; charts use it for axes and tooltips. */
+/** Formats a value in the given unit; tables show figures with it, charts their axes and tooltips. */
 export function formatValue(unit: ValueUnit, value: number | null | undefined): string {
   switch (unit) {
     case "ns":
       return formatNs(value);
-    case "bytes_per_s":
+    case "B/s":
       return formatBandwidth(value);
     case "bytes":
       return formatBytes(value);
-    case "iops":
+    case "IOPS":
       return formatIops(value);
-    case "percent":
+    case "%":
       return formatPercent(value);
     case "count":
       return formatCount(value);

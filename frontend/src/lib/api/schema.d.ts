@@ -377,6 +377,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List figures
+         * @description Every figure a result has: its label, unit, which way is better and where it is shown.
+         */
+        get: operations["list_figures_api_v1_figures_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/fio/validate": {
         parameters: {
             query?: never;
@@ -2307,12 +2327,6 @@ export interface components {
          */
         CompareDirection: "read" | "write" | "trim";
         /**
-         * CompareFigure
-         * @description A figure a result has, per direction (CPU figures are the job's).
-         * @enum {string}
-         */
-        CompareFigure: "iops" | "bw_bytes" | "lat_mean_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
-        /**
          * ComparisonOut
          * @description Results side by side: what differs in how they were measured first, then every figure.
          */
@@ -2752,6 +2766,49 @@ export interface components {
             reason: string;
         };
         /**
+         * Figure
+         * @description A figure a result has: its label, unit, which way is better, and where it is kept.
+         *
+         *     `key` is the column of result_directions holding a direction figure (named as the figure), or the
+         *     entry of the result's CPU use holding a job figure. Figures are shown in the order written here.
+         * @enum {string}
+         */
+        Figure: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
+        /**
+         * FigureList
+         * @description Every figure, in the order they are shown.
+         */
+        FigureList: {
+            /** Items */
+            items: components["schemas"]["FigureOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * FigureOut
+         * @description How a figure is named, written and read.
+         */
+        FigureOut: {
+            /**
+             * Compared
+             * @description shown in comparisons and grouped views; every direction figure can be charted in history
+             */
+            compared: boolean;
+            /** Higher Is Better */
+            higher_is_better: boolean;
+            /**
+             * Label
+             * @description how people name it, e.g. 'Mean latency'
+             */
+            label: string;
+            /** @description the figure's name in every request and answer (figure, metric) */
+            name: components["schemas"]["Figure"];
+            /** @description direction: one value per read, write, trim; job: one per result (CPU) */
+            per: components["schemas"]["MeasuredPer"];
+            /** @description the unit its values are in; bandwidth is bytes per second (B/s) */
+            unit: components["schemas"]["FigureUnit"];
+        };
+        /**
          * FigureRow
          * @description One figure of one direction across every side.
          */
@@ -2763,12 +2820,17 @@ export interface components {
              * @description read, write, trim, or job for CPU figures
              */
             direction: string;
-            figure: components["schemas"]["CompareFigure"];
+            figure: components["schemas"]["Figure"];
             /** Higher Is Better */
             higher_is_better: boolean;
-            /** Unit */
-            unit: string;
+            unit: components["schemas"]["FigureUnit"];
         };
+        /**
+         * FigureUnit
+         * @description The unit a figure's value is stored and published in.
+         * @enum {string}
+         */
+        FigureUnit: "IOPS" | "B/s" | "ns" | "%";
         /**
          * FilesReleased
          * @description Whether the host that let go of the run's files should remove them.
@@ -3111,7 +3173,7 @@ export interface components {
         GroupsOut: {
             by: components["schemas"]["GroupBy"];
             direction: components["schemas"]["CompareDirection"];
-            figure: components["schemas"]["CompareFigure"];
+            figure: components["schemas"]["Figure"];
             /** Groups */
             groups: components["schemas"]["GroupOut"][];
             /** Higher Is Better */
@@ -3128,8 +3190,7 @@ export interface components {
              * @description only the newest rows were grouped (a filter narrows it)
              */
             truncated: boolean;
-            /** Unit */
-            unit: string;
+            unit: components["schemas"]["FigureUnit"];
         };
         /**
          * Health
@@ -3639,6 +3700,12 @@ export interface components {
             role: components["schemas"]["Role"];
             team: components["schemas"]["TeamRef"];
         };
+        /**
+         * MeasuredPer
+         * @description What a figure belongs to: one I/O direction (read, write, trim) or the whole job (CPU).
+         * @enum {string}
+         */
+        MeasuredPer: "direction" | "job";
         /**
          * Medium
          * @description What stores the bytes, as the vendor describes it.
@@ -4903,7 +4970,7 @@ export interface components {
             storage_class_id: number;
             /**
              * Value
-             * @description the promised figure in the trend's unit (IOPS, bytes/s or ns)
+             * @description the promised figure in the trend's unit (IOPS, B/s or ns)
              */
             value: number;
             workload: components["schemas"]["Workload"];
@@ -5263,12 +5330,6 @@ export interface components {
          */
         TrendDirection: "read" | "write" | "trim";
         /**
-         * TrendFigure
-         * @description A figure of one direction of a result (the columns of result_directions).
-         * @enum {string}
-         */
-        TrendFigure: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns";
-        /**
          * TrendOut
          * @description A figure over time for a target and job, oldest first, with the spec line and changes.
          */
@@ -5285,7 +5346,7 @@ export interface components {
             job: string;
             /** Limit */
             limit: number;
-            metric: components["schemas"]["TrendFigure"];
+            metric: components["schemas"]["Figure"];
             /** Points */
             points: components["schemas"]["TrendPoint"][];
             /** @description the target's storage class promise, if it has a class */
@@ -5297,11 +5358,7 @@ export interface components {
              * @description true when older points were left out (only the newest `limit`)
              */
             truncated: boolean;
-            /**
-             * Unit
-             * @description IOPS, bytes/s or ns
-             */
-            unit: string;
+            unit: components["schemas"]["FigureUnit"];
         };
         /**
          * TrendPoint
@@ -6289,7 +6346,7 @@ export interface operations {
                 /** @description what to group by */
                 by: components["schemas"]["GroupBy"];
                 /** @description the figure (CPU figures ignore direction) */
-                figure?: components["schemas"]["CompareFigure"];
+                figure?: "iops" | "bw_bytes" | "lat_mean_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
                 /** @description read, write or trim */
                 direction?: components["schemas"]["CompareDirection"];
                 /** @description only these results (ids separated by commas, at most 200) */
@@ -6354,7 +6411,7 @@ export interface operations {
                 /** @description what to group by */
                 by: components["schemas"]["GroupBy"];
                 /** @description the figure (CPU figures ignore direction) */
-                figure?: components["schemas"]["CompareFigure"];
+                figure?: "iops" | "bw_bytes" | "lat_mean_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
                 /** @description read, write or trim */
                 direction?: components["schemas"]["CompareDirection"];
                 format?: components["schemas"]["ExportFormat"];
@@ -6925,6 +6982,53 @@ export interface operations {
             };
         };
     };
+    list_figures_api_v1_figures_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FigureList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     validate_text_api_v1_fio_validate_post: {
         parameters: {
             query?: never;
@@ -7339,7 +7443,7 @@ export interface operations {
             query: {
                 target_id: number;
                 job: string;
-                metric?: components["schemas"]["TrendFigure"];
+                metric?: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns";
                 direction?: components["schemas"]["TrendDirection"];
                 fingerprint?: string | null;
                 /** @description newest points to return */

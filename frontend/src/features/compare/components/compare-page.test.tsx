@@ -175,7 +175,7 @@ describe("compare page", { timeout: 30_000 }, () => {
     expect(within(iops).getByText("10.0k")).toHaveClass("num");
     expect(within(iops).getByText("12.0k")).toHaveClass("num");
     expect(within(iops).getByText("+20.0 %")).toHaveClass("delta-better");
-    const p99 = within(figures).getByRole("row", { name: /p99 latency/ });
+    const p99 = within(figures).getByRole("row", { name: /p99 completion latency/ });
     expect(within(p99).getByText("−25.0 %")).toHaveClass("delta-better");
 
     const verdicts = screen.getByRole("list", { name: "Verdicts" });

@@ -1,7 +1,9 @@
 import { memo } from "react";
 import { NumCell } from "../../../components/ui/num-cell";
+import { figureLabel } from "../../../lib/figures";
+import { formatValue } from "../../../lib/format";
 import type { Comparison, ComparisonCell, ComparisonRow } from "../api/get-comparison";
-import { figureLabel, formatDeltaPct, formatFigure, isBetter } from "./figure-format";
+import { formatDeltaPct, isBetter } from "./figure-format";
 
 const VERDICT_WORDS: Record<string, string> = {
   changed: "changed",
@@ -63,7 +65,7 @@ function FigureCells({ row, cell, isReference }: { row: ComparisonRow; cell: Com
   return (
     <>
       <NumCell title={cell.samples.length > 1 ? `median of ${cell.samples.length} repetitions` : undefined}>
-        {formatFigure(row.unit, cell.value)}
+        {formatValue(row.unit, cell.value)}
       </NumCell>
       <DeltaCell row={row} cell={cell} isReference={isReference} />
     </>

@@ -1,41 +1,5 @@
-// How each compared figure is named and written (units as the API states them).
-
-import { formatBandwidth, formatIops, formatNs, formatPercent } from "../../../lib/format";
-
-export const FIGURE_LABELS: Record<string, string> = {
-  iops: "IOPS",
-  bw_bytes: "Bandwidth",
-  lat_mean_ns: "Latency mean",
-  clat_p50_ns: "p50 latency",
-  clat_p90_ns: "p90 latency",
-  clat_p95_ns: "p95 latency",
-  clat_p99_ns: "p99 latency",
-  clat_p99_9_ns: "p99.9 latency",
-  clat_p99_99_ns: "p99.99 latency",
-  cpu_usr_pct: "CPU usr",
-  cpu_sys_pct: "CPU sys",
-};
-
-export function figureLabel(figure: string): string {
-  return FIGURE_LABELS[figure] ?? figure;
-}
-
-/** A figure's value in its unit: IOPS with k/M, bandwidth per second, latency by magnitude, CPU in %. */
-export function formatFigure(unit: string, value: number | null | undefined): string {
-  if (value === null || value === undefined) return "—";
-  switch (unit) {
-    case "IOPS":
-      return formatIops(value);
-    case "B/s":
-      return formatBandwidth(value);
-    case "ns":
-      return formatNs(value);
-    case "%":
-      return formatPercent(value);
-    default:
-      return String(value);
-  }
-}
+// How a comparison's changes read: a signed percentage, and whether it is for the better.
+// Figures' labels and units come from lib/figures (the API's vocabulary), values from lib/format.
 
 /** "+12.3 %", "−4.0 %", or "—". */
 export function formatDeltaPct(value: number | null | undefined): string {

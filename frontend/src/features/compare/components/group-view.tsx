@@ -3,9 +3,9 @@ import { ChartContainer } from "../../../components/ui/chart-container";
 import { paletteColor, type ChartRow, type SeriesConfig } from "../../../components/ui/chart-config";
 import { NumCell, NumHeader } from "../../../components/ui/num-cell";
 import { QueryState } from "../../../components/ui/query-state";
-import { formatBytes, formatCount, trimZeros, type ValueUnit } from "../../../lib/format";
+import { COMPARED_FIGURES, figureLabel } from "../../../lib/figures";
+import { formatBytes, formatCount, formatValue, trimZeros } from "../../../lib/format";
 import { groupsExportUrl, useGroups, type Group, type GroupBy, type GroupDirection, type GroupFigure, type GroupsParams, type GroupsView } from "../api/get-groups";
-import { figureLabel, formatFigure } from "./figure-format";
 
 export const GROUP_BY_LABELS: Record<GroupBy, string> = {
   storage_class: "Storage class",
@@ -26,12 +26,10 @@ export const GROUP_DEFAULTS = { by: "storage_class", figure: "iops", direction: 
   figure: GroupFigure;
   direction: GroupDirection;
 };
-const FIGURES: GroupFigure[] = ["iops", "bw_bytes", "lat_mean_ns", "clat_p50_ns", "clat_p99_ns", "clat_p99_9_ns", "cpu_usr_pct", "cpu_sys_pct"];
+const FIGURES = COMPARED_FIGURES as readonly GroupFigure[];
 const DIRECTIONS: GroupDirection[] = ["read", "write", "trim"];
 /** More bars than this per job shape stop being readable. */
 export const MAX_SERIES = 8;
-
-const CHART_UNITS: Record<string, ValueUnit> = { IOPS: "iops", "B/s": "bytes_per_s", ns: "ns", "%": "percent" };
 
 type Filters = Omit<GroupsParams, "by" | "figure" | "direction">;
 
@@ -106,14 +104,14 @@ function GroupTable({ view }: { view: GroupsView }) {
               <th scope="row">{group.key}</th>
               <td>{shapeLabel(group.shape)}</td>
               <NumCell>{formatCount(group.n)}</NumCell>
-              <NumCell>{formatFigure(view.unit, group.median)}</NumCell>
+              <NumCell>{formatValue(view.unit, group.median)}</NumCell>
               <NumCell>
-                {formatFigure(view.unit, group.p25)} – {formatFigure(view.unit, group.p75)}
+                {formatValue(view.unit, group.p25)} – {formatValue(view.unit, group.p75)}
               </NumCell>
               <NumCell>
-                {formatFigure(view.unit, group.min)} – {formatFigure(view.unit, group.max)}
+                {formatValue(view.unit, group.min)} – {formatValue(view.unit, group.max)}
               </NumCell>
-              {perGib ? <NumCell>{group.per_gib === null ? "—" : formatFigure(view.unit, group.per_gib)}</NumCell> : null}
+              {perGib ? <NumCell>{group.per_gib === null ? "—" : formatValue(view.unit, group.per_gib)}</NumCell> : null}
               {perDollar ? <NumCell>{money(view.figure === "iops" ? group.dollars_per_1000_iops : group.dollars_per_mbps)}</NumCell> : null}
             </tr>
           ))}
@@ -238,7 +236,7 @@ export const GroupView = memo(function GroupView({
                 data={chart.rows}
                 xKey="shape"
                 series={chart.series}
-                unit={CHART_UNITS[groups.data.unit] ?? "count"}
+                unit={groups.data.unit}
                 height={CHART_HEIGHT}
               />
             ) : (

@@ -1,6 +1,6 @@
 import { memo } from "react";
+import { figureLabel } from "../../../lib/figures";
 import type { Comparison } from "../api/get-comparison";
-import { figureLabel } from "./figure-format";
 
 /** The figures a reader looks at first: their verdicts are spelled out in full. */
 const HEADLINE = new Set(["iops", "bw_bytes", "lat_mean_ns", "clat_p99_ns"]);

@@ -6,7 +6,7 @@ export const historyQueryKey = ["history"] as const;
 
 export type TrendParams = QueryOf<"/api/v1/history/trend">;
 export type Trend = Schema<"TrendOut">;
-export type Figure = Schema<"TrendFigure">;
+export type Figure = NonNullable<TrendParams["metric"]>;
 export type IoDirection = Schema<"TrendDirection">;
 
 /** GET /history/trend: a figure of one job on one target over time, with its spec line and changes. */

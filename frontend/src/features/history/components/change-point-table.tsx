@@ -1,9 +1,10 @@
 import { useState } from "react";
 import { Link } from "react-router";
+import { figureLabel, figureUnit } from "../../../lib/figures";
 import { formatDateTime, formatValue } from "../../../lib/format";
 import type { ChangePoint } from "../api/list-regressions";
 import { AcknowledgeForm } from "./acknowledge-form";
-import { FIGURE_LABELS, formatRatio, isFigure, unitOf } from "./trend-labels";
+import { formatRatio } from "./trend-labels";
 
 interface ChangePointTableProps {
   changes: ChangePoint[];
@@ -38,8 +39,8 @@ export function ChangePointTable({ changes, targetNames, canAcknowledge }: Chang
       </thead>
       <tbody>
         {changes.map((change) => {
-          const unit = unitOf(change.metric);
-          const figure = isFigure(change.metric) ? FIGURE_LABELS[change.metric] : change.metric;
+          const unit = figureUnit(change.metric) ?? "count";
+          const figure = figureLabel(change.metric);
           const target = targetNames.get(change.target_id) ?? `target ${change.target_id}`;
           return (
             <tr key={change.id}>

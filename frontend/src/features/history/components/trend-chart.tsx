@@ -1,8 +1,9 @@
 import { ChartContainer } from "../../../components/ui/chart-container";
 import { SERIES_COLORS, type ChartReference } from "../../../components/ui/chart-config";
+import { figureLabel } from "../../../lib/figures";
 import { formatDateTime, formatValue } from "../../../lib/format";
 import type { Trend } from "../api/get-trend";
-import { FIGURE_LABELS, formatRatio, unitOf } from "./trend-labels";
+import { formatRatio } from "./trend-labels";
 
 const REGRESSION_COLOR = "#c8424b";
 const IMPROVEMENT_COLOR = "#4a9a6b";
@@ -15,7 +16,7 @@ function pointLabel(measuredAt: string, resultId: number): string {
 
 /** A figure over time, with the class's spec line and the changes found marked. */
 export function TrendChart({ trend }: { trend: Trend }) {
-  const unit = unitOf(trend.metric);
+  const unit = trend.unit;
   const data = trend.points.map((point) => ({
     x: pointLabel(point.measured_at, point.result_id),
     value: point.value,
@@ -32,7 +33,7 @@ export function TrendChart({ trend }: { trend: Trend }) {
       color: change.kind === "regression" ? REGRESSION_COLOR : IMPROVEMENT_COLOR,
     });
   }
-  const figure = FIGURE_LABELS[trend.metric];
+  const figure = figureLabel(trend.metric);
   return (
     <>
       <ChartContainer

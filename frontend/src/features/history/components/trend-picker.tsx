@@ -1,7 +1,8 @@
 import { FormField } from "../../../components/ui/form-field";
+import { figureLabel } from "../../../lib/figures";
 import type { Figure, IoDirection } from "../api/get-trend";
 import type { Series } from "../api/list-series";
-import { FIGURE_LABELS, FIGURES, isDirection, isFigure } from "./trend-labels";
+import { FIGURES, isDirection, isFigure } from "./trend-labels";
 
 export interface TrendSelection {
   targetId: string;
@@ -66,7 +67,7 @@ export function TrendPicker({ value, targets, series, onChange }: TrendPickerPro
           >
             {FIGURES.map((figure) => (
               <option key={figure} value={figure}>
-                {FIGURE_LABELS[figure]}
+                {figureLabel(figure)}
               </option>
             ))}
           </select>

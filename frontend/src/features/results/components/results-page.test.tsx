@@ -29,7 +29,7 @@ const imported = makeResult({
 /** What GET /compare/groups answers: one label's 4 KiB random reads, for the figure and grouping asked. */
 function groupsOf(request: FakeRequest): Schema<"GroupsOut"> {
   const by = (request.query.get("by") ?? "label") as Schema<"GroupBy">;
-  const figure = (request.query.get("figure") ?? "iops") as Schema<"CompareFigure">;
+  const figure = (request.query.get("figure") ?? "iops") as Schema<"Figure">;
   return {
     by,
     figure,
@@ -114,7 +114,7 @@ describe("results page", () => {
     expect(api.callsTo("GET /api/v1/compare/groups")[0]?.query.get("storage_class")).toBe("efs");
     await user.selectOptions(screen.getByLabelText("Group by"), "storage_class");
     await user.selectOptions(screen.getByLabelText("Figure"), "clat_p99_ns");
-    await waitFor(() => expect(screen.getByRole("figure", { name: "Comparison" })).toHaveTextContent("Median p99 latency (read) per storage class"), {
+    await waitFor(() => expect(screen.getByRole("figure", { name: "Comparison" })).toHaveTextContent("Median p99 completion latency (read) per storage class"), {
       timeout: 8_000,
     });
   });

@@ -1,10 +1,14 @@
 import { Link } from "react-router";
 import type { Direction, DirectionName, Result } from "../../../lib/api/types";
+import { figureLabel, type FigureName } from "../../../lib/figures";
 import { formatBandwidth, formatDateTime, formatIops, formatNs } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
 import { FindingsCount, SpecCheckBadges } from "./result-advice";
 import { ResultLabelEditor } from "./result-label-editor";
 import { ResultRowActions } from "./result-row-actions";
+
+/** The figures each direction row shows, in its columns. */
+const TABLE_FIGURES: readonly FigureName[] = ["iops", "bw_bytes", "lat_mean_ns", "clat_p99_ns"];
 
 export interface TargetName {
   id: number;
@@ -47,18 +51,11 @@ export function ResultsTable({ results, targets, controls }: ResultsTableProps) 
             <th scope="col">Host</th>
             <th scope="col">Job</th>
             <th scope="col">Direction</th>
-            <th scope="col" className="num">
-              IOPS
-            </th>
-            <th scope="col" className="num">
-              Bandwidth
-            </th>
-            <th scope="col" className="num">
-              Mean latency
-            </th>
-            <th scope="col" className="num">
-              p99 latency
-            </th>
+            {TABLE_FIGURES.map((figure) => (
+              <th key={figure} scope="col" className="num">
+                {figureLabel(figure)}
+              </th>
+            ))}
             <th scope="col">Spec</th>
             <th scope="col">fio</th>
             <th scope="col">Source</th>

@@ -19,7 +19,7 @@ export function IopsByJobChart({ results }: { results: Result[] }) {
         read: { label: "read", color: SERIES_COLORS.read },
         write: { label: "write", color: SERIES_COLORS.write },
       }}
-      unit="iops"
+      unit="IOPS"
       height={220}
     />
   );

@@ -3,6 +3,7 @@
 
 import { paletteColor, SERIES_COLORS, type ChartRow, type SeriesConfig } from "../../../components/ui/chart-config";
 import type { DirectionName, HostProgress, ProgressSample } from "../../../lib/api/types";
+import { figureLabel, figureUnit } from "../../../lib/figures";
 import type { ValueUnit } from "../../../lib/format";
 import { DIRECTIONS } from "../../../lib/latency";
 import { MAX_LIVE_SAMPLES, type LiveSamples } from "../api/run-events";
@@ -15,11 +16,12 @@ export interface HostSeries {
 
 export type ThroughputMetric = "iops" | "bw_bytes" | "lat_mean_ns";
 
-export const THROUGHPUT_METRICS: Record<ThroughputMetric, { label: string; unit: ValueUnit }> = {
-  iops: { label: "IOPS", unit: "iops" },
-  bw_bytes: { label: "Bandwidth", unit: "bytes_per_s" },
-  lat_mean_ns: { label: "Mean latency", unit: "ns" },
-};
+const THROUGHPUT_FIGURES: readonly ThroughputMetric[] = ["iops", "bw_bytes", "lat_mean_ns"];
+
+/** The figures a run's progress carries each second, labelled and in the units the API gives them. */
+export const THROUGHPUT_METRICS = Object.fromEntries(
+  THROUGHPUT_FIGURES.map((name) => [name, { label: figureLabel(name), unit: figureUnit(name) ?? "count" }]),
+) as Record<ThroughputMetric, { label: string; unit: ValueUnit }>;
 
 /** The stored series and the live samples of each host, without duplicates, at most the last hour each. */
 export function mergeProgress(stored: readonly HostProgress[] | undefined, live: LiveSamples): HostSeries[] {

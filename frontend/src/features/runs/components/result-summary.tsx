@@ -1,9 +1,13 @@
 import type { Result } from "../../../lib/api/types";
+import { figureLabel, type FigureName } from "../../../lib/figures";
 import { formatBandwidth, formatBytes, formatCount, formatDuration, formatIops, formatMBps, formatNs, formatPercent } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
 import { FindingsList, SpecCheckBadges } from "../../results/components/result-advice";
 import { LatencyHistogramChart } from "./latency-histogram-chart";
 import { ResultSpread } from "./result-spread";
+
+/** The figures each direction row shows, in its columns (then the data moved and the runtime). */
+const SUMMARY_FIGURES: readonly FigureName[] = ["iops", "bw_bytes", "lat_mean_ns", "clat_p50_ns", "clat_p99_ns", "clat_p99_9_ns", "lat_max_ns"];
 
 function optionText(value: unknown): string {
   return value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
@@ -46,13 +50,11 @@ export function ResultSummary({ result, repetitions = 1 }: { result: Result; rep
           <thead>
             <tr>
               <th scope="col">Direction</th>
-              <th scope="col">IOPS</th>
-              <th scope="col">Bandwidth</th>
-              <th scope="col">Mean latency</th>
-              <th scope="col">p50 latency</th>
-              <th scope="col">p99 latency</th>
-              <th scope="col">p99.9 latency</th>
-              <th scope="col">Max latency</th>
+              {SUMMARY_FIGURES.map((figure) => (
+                <th key={figure} scope="col">
+                  {figureLabel(figure)}
+                </th>
+              ))}
               <th scope="col">Data</th>
               <th scope="col">Runtime</th>
             </tr>
@@ -93,11 +95,11 @@ export function ResultSummary({ result, repetitions = 1 }: { result: Result; rep
       {cpu ? (
         <dl className="inline-dl" aria-label={`CPU for ${title}`}>
           <div>
-            <dt>CPU usr</dt>
+            <dt>{figureLabel("cpu_usr_pct")}</dt>
             <dd>{formatPercent(cpu.usr_pct)}</dd>
           </div>
           <div>
-            <dt>CPU sys</dt>
+            <dt>{figureLabel("cpu_sys_pct")}</dt>
             <dd>{formatPercent(cpu.sys_pct)}</dd>
           </div>
           <div>

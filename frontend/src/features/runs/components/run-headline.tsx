@@ -1,7 +1,7 @@
 import type { Run } from "../../../lib/api/types";
 import { formatBandwidthBoth, formatIops, formatLatency } from "../../../lib/format";
 
-/** A run's headline: IOPS, or MB/s for blocks of 64 KiB and more, with its p99 latency. */
+/** A run's headline: IOPS, or bandwidth (MiB/s, with MB/s) for blocks of 64 KiB and more, with its p99 latency. */
 export function RunHeadlineFigure({ run }: { run: Run }) {
   const headline = run.headline;
   if (!headline) return <span className="muted">—</span>;
