@@ -22,6 +22,7 @@ from fastapi import Request
 
 from storbench_api.backoff import account_backoff
 from storbench_api.errors import DomainError
+from storbench_api.ops.metrics import count_refusal
 from storbench_api.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -182,8 +183,9 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _refuse(wait: float) -> None:
+def _refuse(wait: float, limiter: str) -> None:
     if wait > 0:
+        count_refusal(limiter)
         seconds = int(wait) + 1
         raise TooManyAttempts(
             f"too many attempts; try again in {seconds} s", headers={"Retry-After": str(seconds)}
@@ -193,7 +195,7 @@ def _refuse(wait: float) -> None:
 def limit_sign_in(request: Request, account: str, purpose: str = "sign-in") -> None:
     """Refuse with 429 after too many attempts for one account from one address, for one purpose."""
     key = f"{client_address(request)}|{account.strip().lower()}"
-    _refuse(sign_in_window.hit(key if purpose == "sign-in" else f"{purpose}|{key}"))
+    _refuse(sign_in_window.hit(key if purpose == "sign-in" else f"{purpose}|{key}"), purpose)
 
 
 @contextmanager
@@ -213,7 +215,7 @@ def password_attempt(
     address = client_address(request)
     backoff = account_backoff.get()
     if not backoff.known(key, address):
-        _refuse(backoff.attempt(key))
+        _refuse(backoff.attempt(key), "account-backoff")
     try:
         yield
     except wrong:

@@ -11,6 +11,7 @@ from storbench_api.compare import fingerprint, rollup
 from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.history import service as history
 from storbench_api.models import RawOutput, Result, ResultDirection, Target
+from storbench_api.ops.metrics import count_results_after_commit
 from storbench_api.results import column_fit, listing, provenance, repository
 from storbench_api.results.histogram import log2_buckets
 from storbench_api.results.listing import ResultFilters
@@ -266,6 +267,7 @@ def store_report(
     db.flush()
     rollup.add_results(db, results)
     history.detect_after_store(db, results)
+    count_results_after_commit(db, "import" if imported else "run", len(results))
     return results
 
 
