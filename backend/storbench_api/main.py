@@ -31,6 +31,7 @@ from storbench_api.presets.router import router as presets_router
 from storbench_api.query_params import reject_unknown_query_parameters
 from storbench_api.request_limits import install_request_limits
 from storbench_api.results.router import router as results_router
+from storbench_api.retention.router import router as retention_router
 from storbench_api.runs.router import router as runs_router
 from storbench_api.runs.worker_router import router as runs_worker_router
 from storbench_api.schedules.router import router as schedules_router
@@ -64,6 +65,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     hosts_worker_router,
     worker_dist_router,
     runs_worker_router,
+    retention_router,
     teams_router,
     invitations_router,
     tokens_router,

@@ -1,9 +1,10 @@
-"""Background loops in every API process: stuck runs, schedule slots, webhook deliveries.
+"""Background loops in every API process: stuck runs, schedule slots, webhook deliveries, retention.
 
 Each loop runs its pass in a thread every interval (webhook deliveries: a dispatcher running in a
 thread of its own); a failing pass is logged, never fatal. Several
 API processes run them at once: each pass is safe to race (runs: status transitions; schedules:
-a unique (schedule, slot) firing row; webhooks: deliveries claimed before they are sent).
+a unique (schedule, slot) firing row; webhooks: deliveries claimed before they are sent; retention:
+pruning what is already pruned changes nothing).
 """
 
 import asyncio
@@ -11,6 +12,7 @@ import logging
 import threading
 from collections.abc import Callable
 
+from storbench_api.retention.service import apply_once as apply_retention_once
 from storbench_api.runs.tasks import start_liveness_grace, sweep_once
 from storbench_api.schedules.scheduler import fire_due_once
 from storbench_api.settings import get_settings
@@ -35,6 +37,7 @@ async def sweep_forever() -> None:
     await asyncio.gather(
         _every(settings.sweep_interval.total_seconds(), "sweep", sweep_once),
         _every(settings.schedule_interval.total_seconds(), "schedule pass", fire_due_once),
+        _every(settings.retention_interval.total_seconds(), "retention pass", apply_retention_once),
         _deliver_webhooks(settings.webhook_interval.total_seconds()),
     )
 

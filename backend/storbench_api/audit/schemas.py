@@ -51,6 +51,9 @@ class AuditDetails(SparseModel):
     cron: str | None = None
     timezone: str | None = None
     changed: list[str] | None = None
+    # A team's retention changed (`changed` names which): the days now kept, absent when forever.
+    raw_output_days: int | None = None
+    series_days: int | None = None
 
 
 class AuditEventOut(BaseModel):
