@@ -1,5 +1,6 @@
 """GET /metrics: off by default, token-guarded when on, gauges read now and requests by route template."""
 
+import json
 import re
 
 import pytest
@@ -9,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from storbench_api.broker import host_queue
 from storbench_api.models import Run, RunStatus
-from storbench_api.settings import get_settings
+from storbench_api.settings import REPO_ROOT, get_settings
 from tests.conftest import Caller, make_host, make_target
 
 TOKEN = "metrics-token-for-tests-0123456789"
@@ -113,3 +114,25 @@ def test_metrics_count_rate_limit_refusals_by_limiter(client: TestClient, metric
     # The address's window and the account's backoff both refuse guesses; each says which it was.
     assert sum(after.values()) - sum(before.values()) == refused
     assert after["sign-in"] > before["sign-in"]
+
+
+def test_the_grafana_dashboard_uses_only_metrics_the_service_serves(
+    client: TestClient, metrics_on: dict[str, str]
+) -> None:
+    client.get("/api/v1/health")
+    served = {
+        re.sub(r"_total$", "", line.split(" ")[2])
+        for line in client.get("/metrics", headers=metrics_on).text.splitlines()
+        if line.startswith("# TYPE")
+    }
+    dashboard = json.loads((REPO_ROOT / "docs" / "grafana" / "storbench.json").read_text())
+    used = {
+        name
+        for panel in dashboard["panels"]
+        for target in panel["targets"]
+        for name in re.findall(r"storbench_\w+", target["expr"])
+    }
+    # A histogram is served as name_bucket/_count/_sum, a counter as name_total: typed under its base name.
+    bases = {re.sub(r"_(bucket|count|sum|total)$", "", name) for name in used}
+    assert len(bases) >= 9
+    assert bases <= served, bases - served
