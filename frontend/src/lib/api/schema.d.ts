@@ -425,7 +425,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Service health
+         * Service health (liveness)
          * @description ok when the database answers.
          */
         get: operations["health_api_v1_health_get"];
@@ -766,6 +766,29 @@ export interface paths {
          * @description Published recipes, parameters exactly as published.
          */
         get: operations["list_presets_api_v1_presets_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the database and the broker answer
+         * @description 200 when the database and the broker both answer within ready_timeout; 503 naming those that do not.
+         *
+         *     For a load balancer or an orchestrator: a process answering 503 should get no traffic for now,
+         *     but needs no restart (/health says whether it is alive).
+         */
+        get: operations["ready_api_v1_ready_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1418,6 +1441,34 @@ export interface paths {
          * @description owner, member or viewer; the last owner cannot step down.
          */
         patch: operations["change_role_api_v1_teams_current_members__user_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/teams/current/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How long the team keeps raw outputs and series
+         * @description Days raw outputs and per-second series are kept (null: forever); summaries are kept forever.
+         */
+        get: operations["get_retention_api_v1_teams_current_retention_get"];
+        /**
+         * Set how long the team keeps raw outputs and series (owners)
+         * @description Applied within STORBENCH_RETENTION_INTERVAL (an hour by default); recorded in the audit log.
+         *
+         *     What is past a window then goes for good: raw outputs are emptied (their results stay, with every
+         *     figure, in history and comparisons) and runs lose their per-second series (a multi-host run keeps
+         *     its aggregate).
+         */
+        put: operations["set_retention_api_v1_teams_current_retention_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/tokens": {
@@ -2077,11 +2128,15 @@ export interface components {
             provisioned_iops?: number | null;
             /** Provisioned Mbps */
             provisioned_mbps?: number | null;
+            /** Raw Output Days */
+            raw_output_days?: number | null;
             /** Replaces Host */
             replaces_host?: string | null;
             role?: components["schemas"]["Role"] | null;
             /** Run Id */
             run_id?: number | null;
+            /** Series Days */
+            series_days?: number | null;
             /** Storage Class */
             storage_class?: string | null;
             /** Storage Class Id */
@@ -4083,6 +4138,23 @@ export interface components {
             stddev: number;
         };
         /**
+         * Readiness
+         * @description Whether this process can serve: each dependency "ok", or why not.
+         */
+        Readiness: {
+            /** Broker */
+            broker: string;
+            /** Database */
+            database: string;
+            /** Message */
+            message: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "ready" | "not ready";
+        };
+        /**
          * RelabelledOut
          * @description The results as they are now labelled.
          */
@@ -4233,6 +4305,38 @@ export interface components {
             ids: number[];
             /** Label */
             label: string | null;
+        };
+        /**
+         * RetentionIn
+         * @description New retention settings; null keeps forever.
+         */
+        RetentionIn: {
+            /**
+             * Raw Output Days
+             * @description days fio's raw output of a result is kept after it was stored (1-3650; null: forever)
+             */
+            raw_output_days: number | null;
+            /**
+             * Series Days
+             * @description days a run's per-second series are kept after it ended (1-3650; null: forever)
+             */
+            series_days: number | null;
+        };
+        /**
+         * RetentionOut
+         * @description How long the team keeps what is bulky; its summaries (results, their figures) are kept forever.
+         */
+        RetentionOut: {
+            /**
+             * Raw Output Days
+             * @description days fio's raw output of a result is kept after it was stored (null: forever)
+             */
+            raw_output_days: number | null;
+            /**
+             * Series Days
+             * @description days a run's per-second series are kept after it ended (null: forever)
+             */
+            series_days: number | null;
         };
         /**
          * Role
@@ -4398,6 +4502,11 @@ export interface components {
             result_ids?: number[];
             /** Results */
             results: components["schemas"]["ResultOut"][];
+            /**
+             * Series Pruned At
+             * @description when the team's retention removed its per-second series (its figures are kept)
+             */
+            series_pruned_at?: string | null;
             /**
              * Shared Files
              * @default false
@@ -8558,6 +8667,44 @@ export interface operations {
             };
         };
     };
+    ready_api_v1_ready_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the dependencies named in message do not answer; or: the service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_regressions_api_v1_regressions_get: {
         parameters: {
             query?: {
@@ -11418,6 +11565,122 @@ export interface operations {
             };
             /** @description The request clashes with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_retention_api_v1_teams_current_retention_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    set_retention_api_v1_teams_current_retention_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetentionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
