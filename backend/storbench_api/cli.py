@@ -129,17 +129,25 @@ def serve(host: str, port: int) -> None:
     import uvicorn
 
     from storbench_api.kit.served_protocol import with_header_timeout
+    from storbench_api.ops.metrics import prepare_multiprocess_folder
 
     refuse_unsafe_production()
     refuse_default_admin_beyond_loopback(host)
     settings = get_settings()
     proxies = settings.forwarded_allow_ips
+    if settings.metrics_token:
+        # Counts in files every API process of this server shares (see storbench_api.ops.metrics).
+        prepare_multiprocess_folder(settings.data_dir / "metrics")
     uvicorn.run(
         "storbench_api.main:create_served_app",
         factory=True,
         host=host,
         port=port,
         log_level="info",
+        # The app renders every line itself (kit.logs); uvicorn's access lines only in console mode
+        # (in json mode the app writes a line per request, with its id).
+        log_config=None,
+        access_log=settings.effective_log_format == "console",
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
         # Connections slow to send their headers are closed; past max_connections, new requests

@@ -16,6 +16,7 @@ from storbench_api.auth.service import Principal, csrf_token_for, principal_for_
 from storbench_api.db import get_db
 from storbench_api.errors import Forbidden, Unauthorized
 from storbench_api.hosts.service import host_for_credential
+from storbench_api.kit.logs import bind
 from storbench_api.models import Host, Role
 from storbench_api.security import same_secret
 
@@ -30,6 +31,7 @@ RANK = {Role.viewer: 0, Role.member: 1, Role.owner: 2}
 PublicAccess = Literal["open", "sign_in"]
 PUBLIC_ROUTES: dict[tuple[str, str], PublicAccess] = {
     ("GET", "/api/v1/health"): "open",
+    ("GET", "/api/v1/ready"): "open",
     # Whether the browser is signed in: 200 either way, so a first visit logs no error.
     ("GET", "/api/v1/auth/status"): "open",
     ("POST", "/api/v1/auth/token"): "sign_in",
@@ -87,7 +89,9 @@ def current_host(
     """The host whose worker credential authenticates the request."""
     if credentials is None:
         raise Unauthorized("host credential required: send 'Authorization: Bearer <host token>'")
-    return host_for_credential(db, credentials.credentials)
+    host = host_for_credential(db, credentials.credentials)
+    bind(host=host.name, host_id=host.id)
+    return host
 
 
 def host_credential_check(app: FastAPI) -> Callable[[str], None]:

@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi.routing import APIRoute
 
 from storbench_api import __version__, health
 from storbench_api.audit.router import router as audit_router
@@ -21,12 +22,17 @@ from storbench_api.hosts.enrollment_router import router as enrollment_router
 from storbench_api.hosts.router import router as hosts_router
 from storbench_api.hosts.worker_router import router as hosts_worker_router
 from storbench_api.ids import match_ids_by_digits
+from storbench_api.kit.logs import configure_logging
+from storbench_api.kit.request_context import Answered, RequestContext, RouteTemplate, log_request
 from storbench_api.openapi import answer_unrouted_methods, document_errors
+from storbench_api.ops.metrics import observe_request
+from storbench_api.ops.router import router as ops_router
 from storbench_api.plans.router import router as plans_router
 from storbench_api.presets.router import router as presets_router
 from storbench_api.query_params import reject_unknown_query_parameters
 from storbench_api.request_limits import install_request_limits
 from storbench_api.results.router import router as results_router
+from storbench_api.retention.router import router as retention_router
 from storbench_api.runs.router import router as runs_router
 from storbench_api.runs.worker_router import router as runs_worker_router
 from storbench_api.schedules.router import router as schedules_router
@@ -61,6 +67,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     hosts_worker_router,
     worker_dist_router,
     runs_worker_router,
+    retention_router,
     teams_router,
     invitations_router,
     tokens_router,
@@ -87,6 +94,30 @@ class _QuietWorkerPolls(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         return "/api/v1/worker/heartbeat" not in message and "/state HTTP" not in message
+
+
+def _log_unless_worker_poll(answered: Answered) -> None:
+    """The request line (json mode), except a worker's heartbeat or progress report that went well."""
+    polled = answered.route.startswith("/api/v1/worker/") and answered.route.endswith(
+        ("/heartbeat", "/progress")
+    )
+    if not (polled and answered.status < 400):
+        log_request(answered)
+
+
+def _api_route_templates() -> Callable[[object], str | None]:
+    """The whole template ("/api/v1/runs/{run_id}") of a route of API_ROUTERS, by the route object."""
+    templates = {
+        id(route): API_PREFIX + route.path_format
+        for r in API_ROUTERS
+        for route in r.routes
+        if isinstance(route, APIRoute)
+    }
+
+    def template_of(route: object) -> str | None:
+        return templates.get(id(route))
+
+    return template_of
 
 
 @contextlib.asynccontextmanager
@@ -123,7 +154,7 @@ def create_served_app() -> FastAPI:
 def create_app(run_sweeper: bool = True, settle_heap_at_start: bool = False) -> FastAPI:
     """A configured application; settle_heap_at_start: once started, freeze its heap (settle_heap)."""
     settings = get_settings()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.effective_log_format)
     app = FastAPI(
         title="storbench",
         version=__version__,
@@ -139,6 +170,8 @@ def create_app(run_sweeper: bool = True, settle_heap_at_start: bool = False) -> 
     if not any(isinstance(f, _QuietWorkerPolls) for f in access_log.filters):
         access_log.addFilter(_QuietWorkerPolls())
     install_error_handlers(app)
+    # Innermost: it notes the route that matched for RequestContext (added last, so it runs first).
+    app.add_middleware(RouteTemplate, prefixed=_api_route_templates())
 
     # A query parameter no operation declares is a 422 (storbench_api.query_params), on every route.
     api = APIRouter(prefix=API_PREFIX, dependencies=[Depends(reject_unknown_query_parameters)])
@@ -159,6 +192,9 @@ def create_app(run_sweeper: bool = True, settle_heap_at_start: bool = False) -> 
             response.headers["Content-Security-Policy"] = _SPA_CSP
         return response
 
+    app.include_router(ops_router)
     mount_spa(app, settings.spa_dir)
     install_request_limits(app, settings, API_ROUTERS, API_PREFIX)
+    # Outermost: every answer, refusals at the edge included, carries a request id and is counted.
+    app.add_middleware(RequestContext, observers=(observe_request, _log_unless_worker_poll))
     return app

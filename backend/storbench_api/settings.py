@@ -5,7 +5,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, computed_field
+from pydantic import AfterValidator, BeforeValidator, Field, computed_field
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +22,13 @@ def _comma_separated(value: object) -> object:
     """Let STORBENCH_PREVIOUS_SECRET_KEYS=old2,old1 mean a list (blank entries dropped)."""
     if isinstance(value, str):
         return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+def _long_enough_token(value: str) -> str:
+    """Refuse a metrics token short enough to guess (empty: metrics off)."""
+    if value and len(value) < 16:
+        raise ValueError("STORBENCH_METRICS_TOKEN must be at least 16 characters (or empty: metrics off)")
     return value
 
 
@@ -160,6 +167,19 @@ class Settings(BaseSettings):
     # trusted 127.0.0.1, so any local process could claim a fresh address per guess.
     forwarded_allow_ips: str = ""
 
+    # Operations
+    # Log lines: "console" (readable text) or "json" (one JSON object a line, carrying the request
+    # id, and the run and host where they apply). Unset: console in the embedded mode (`make up`),
+    # json in production mode (PostgreSQL).
+    log_format: Literal["console", "json"] | None = None
+    # Prometheus metrics at /metrics are off until a token is set; then a scrape must send
+    # `Authorization: Bearer <token>` (at least 16 characters: it guards figures about every team).
+    metrics_token: Annotated[str, AfterValidator(_long_enough_token)] = ""
+    # /api/v1/ready waits at most this long for each of the database and the broker.
+    ready_timeout: Annotated[Seconds, Field(gt=timedelta(0), le=timedelta(seconds=30))] = timedelta(seconds=2)
+    # How often each API process applies the teams' retention settings (raw outputs, per-second series).
+    retention_interval: Seconds = timedelta(hours=1)
+
     @computed_field  # type: ignore[prop-decorator]
     @property
     def effective_database_url(self) -> str:
@@ -181,6 +201,11 @@ class Settings(BaseSettings):
     def mode(self) -> Literal["embedded", "production"]:
         """Embedded when the database is SQLite; production otherwise."""
         return "embedded" if self.effective_database_url.startswith("sqlite") else "production"
+
+    @property
+    def effective_log_format(self) -> Literal["console", "json"]:
+        """log_format, defaulting to console in embedded mode and json in production."""
+        return self.log_format or ("console" if self.mode == "embedded" else "json")
 
     @property
     def host_offline_after(self) -> timedelta:

@@ -1,10 +1,11 @@
 """Background loops in every API process: stuck runs, hosts over their broker budget, schedule
-slots, webhook deliveries.
+slots, webhook deliveries, retention.
 
 Each loop runs its pass in a thread every interval (webhook deliveries: a dispatcher running in a
 thread of its own); a failing pass is logged, never fatal. Several
 API processes run them at once: each pass is safe to race (runs: status transitions; schedules:
-a unique (schedule, slot) firing row; webhooks: deliveries claimed before they are sent).
+a unique (schedule, slot) firing row; webhooks: deliveries claimed before they are sent; retention:
+pruning what is already pruned changes nothing).
 """
 
 import asyncio
@@ -13,6 +14,7 @@ import threading
 from collections.abc import Callable
 
 from storbench_api.hosts.broker_budget import budget_pass
+from storbench_api.retention.service import apply_once as apply_retention_once
 from storbench_api.runs.tasks import start_liveness_grace, sweep_once
 from storbench_api.schedules.scheduler import fire_due_once
 from storbench_api.settings import get_settings
@@ -38,6 +40,7 @@ async def sweep_forever() -> None:
         _every(settings.sweep_interval.total_seconds(), "sweep", sweep_once),
         _every(settings.sweep_interval.total_seconds(), "broker budget pass", budget_pass),
         _every(settings.schedule_interval.total_seconds(), "schedule pass", fire_due_once),
+        _every(settings.retention_interval.total_seconds(), "retention pass", apply_retention_once),
         _deliver_webhooks(settings.webhook_interval.total_seconds()),
     )
 

@@ -1,7 +1,7 @@
 """teams: names no longer unique across the instance; hosts: why one was revoked
 
 Revision ID: d6a3b4c5e7f8
-Revises: c5f2a3b4d6e7
+Revises: e7b4c5d6f8a9
 Create Date: 2026-11-27 18:00:00
 
 A team name unique across the instance told anyone allowed to create teams which names other teams
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "d6a3b4c5e7f8"
-down_revision: str | None = "c5f2a3b4d6e7"
+down_revision: str | None = "e7b4c5d6f8a9"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

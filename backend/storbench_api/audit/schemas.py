@@ -53,6 +53,9 @@ class AuditDetails(SparseModel):
     changed: list[str] | None = None
     # A host the service cut off: why.
     reason: str | None = None
+    # A team's retention changed (`changed` names which): the days now kept, absent when forever.
+    raw_output_days: int | None = None
+    series_days: int | None = None
 
 
 class AuditEventOut(BaseModel):

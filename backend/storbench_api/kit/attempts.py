@@ -15,6 +15,7 @@ from storbench_api.errors import DomainError
 from storbench_api.kit.backoff import Backoff, MemoryBackoff, RedisBackoff
 from storbench_api.kit.rate_limit import RedisSlidingWindow, SlidingWindow, Window
 from storbench_api.kit.redis_or_memory import RedisOrMemory
+from storbench_api.ops.metrics import count_refusal
 
 SIGN_IN_ATTEMPTS = 10
 WINDOW_S = 60.0
@@ -45,8 +46,9 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _refuse(wait: float) -> None:
+def _refuse(wait: float, limiter: str) -> None:
     if wait > 0:
+        count_refusal(limiter)
         seconds = int(wait) + 1
         raise TooManyAttempts(
             f"too many attempts; try again in {seconds} s", headers={"Retry-After": str(seconds)}
@@ -56,7 +58,7 @@ def _refuse(wait: float) -> None:
 def limit_sign_in(request: Request, account: str, purpose: str = "sign-in") -> None:
     """Refuse with 429 after too many attempts for one account from one address, for one purpose."""
     key = f"{client_address(request)}|{account.strip().lower()}"
-    _refuse(sign_in_window.get().hit(key if purpose == "sign-in" else f"{purpose}|{key}"))
+    _refuse(sign_in_window.get().hit(key if purpose == "sign-in" else f"{purpose}|{key}"), purpose)
 
 
 def secret_account(purpose: str, secret: str) -> str:
@@ -76,7 +78,7 @@ def account_attempt(request: Request, account: str, wrong: tuple[type[Exception]
     address = client_address(request)
     backoff = account_backoff.get()
     if not backoff.known(key, address):
-        _refuse(backoff.attempt(key))
+        _refuse(backoff.attempt(key), "account-backoff")
     try:
         yield
     except wrong:

@@ -22,6 +22,8 @@ class RawOutput(TimestampMixin, Base):
     content_gz: Mapped[bytes] = mapped_column(LargeBinary)
     # SHA-256 of the output as stored (UTF-8): an identical output imported again is recognised.
     sha256: Mapped[str | None] = mapped_column(String(64))
+    # When the team's retention emptied content_gz (size and digest stay: a re-import is recognised).
+    pruned_at: Mapped[datetime | None]
 
 
 class Result(TimestampMixin, Base):

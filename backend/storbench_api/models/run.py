@@ -103,6 +103,10 @@ class Run(TimestampMixin, Base):
     # What the team calls this run ("after firmware 2.1", "nconnect=8"), set at start, editable.
     label: Mapped[str | None] = mapped_column(String(200))
     note: Mapped[str | None] = mapped_column(Text)
+    # When the team's retention removed the per-second series of its hosts, and the multi-host
+    # aggregate (runs.schemas.Aggregate) computed from them just before: a summary, kept forever.
+    series_pruned_at: Mapped[datetime | None]
+    kept_aggregate: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     target: Mapped[Target] = relationship(lazy="raise")
     assignments: Mapped[list["Assignment"]] = relationship(

@@ -26,6 +26,10 @@ class Team(TimestampMixin, Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     # Unique only among one user's teams (teams.service): a name must not tell who else exists.
     name: Mapped[str] = mapped_column(String(120))
+    # How many days fio's raw outputs and runs' per-second series are kept (None: forever); the
+    # summaries (results and their figures) are kept forever whatever these say.
+    raw_output_retention_days: Mapped[int | None]
+    series_retention_days: Mapped[int | None]
 
 
 class User(TimestampMixin, Base):

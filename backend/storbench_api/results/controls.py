@@ -108,6 +108,11 @@ def raw_output(db: Session, team_id: int, result_id: int) -> Download:
     )
     if raw is None:
         raise NotFound(f"result {result_id} has no stored fio output")
+    if raw.pruned_at is not None:
+        raise NotFound(
+            f"fio's output of result {result_id} was removed on {raw.pruned_at:%Y-%m-%d} under the team's "
+            "retention setting (its figures are kept)"
+        )
     is_json = raw.source_format in _JSON_FORMATS
     return Download(
         content=gzip.decompress(raw.content_gz),

@@ -12,6 +12,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.history import detection as history
 from storbench_api.models import RawOutput, Result, ResultDirection
+from storbench_api.ops.metrics import count_results_after_commit
 from storbench_api.results import column_fit, fingerprint, listing, provenance, repository
 from storbench_api.results.filters import ResultFilters
 from storbench_api.results.histogram import log2_buckets
@@ -273,6 +274,7 @@ def store_report(db: Session, source: Provenance, report: FioReport, raw_text: s
     db.flush()
     rollup.add_results(db, results)
     history.detect_after_store(db, results)
+    count_results_after_commit(db, "import" if source.imported else "run", len(results))
     return results
 
 

@@ -21,6 +21,7 @@ from storbench_api import live
 from storbench_api.db import get_sessionmaker
 from storbench_api.errors import DomainError
 from storbench_api.models import RunStatus
+from storbench_api.ops.metrics import count_refusal
 from storbench_api.runs import presenters, repository
 from storbench_api.runs.schemas import RunProgressData, RunProgressEvent, RunStatusData, RunStatusEvent
 from storbench_api.settings import get_settings
@@ -183,6 +184,7 @@ class _StreamSlots:
         """A slot for one more stream, or 429; returns its release (safe to call twice)."""
         with self._lock:
             if self._open.get(user_id, 0) >= limit:
+                count_refusal("event-streams")
                 raise TooManyStreams(
                     f"you already have {limit} live event streams open; close a run page and retry"
                 )

@@ -16,10 +16,13 @@ from storbench_api import live
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict
 from storbench_api.hosts.service import is_online, offline_reason
+from storbench_api.kit.logs import get_logger
 from storbench_api.models import Assignment, ProgressSample, Run, RunStatus
 from storbench_api.runs import repository
 from storbench_api.settings import get_settings
 from storbench_protocol.progress import WorkerProgressSample
+
+_log = get_logger(__name__)
 
 
 def expected_duration(jobs: Sequence[dict[str, Any]]) -> timedelta:
@@ -72,6 +75,18 @@ def refresh_run_status(run: Run) -> None:
     run.finished_at = now
     if run.started_at is None:
         run.started_at = min((a.started_at for a in run.assignments if a.started_at), default=None)
+    _log_end(run)
+
+
+def _log_end(run: Run) -> None:
+    _log.info(
+        "run ended",
+        run_id=run.id,
+        team_id=run.team_id,
+        status=run.status.value,
+        hosts=[a.host_id for a in run.assignments],
+        error=run.error,
+    )
 
 
 def cancel(run: Run, by: str) -> None:
@@ -85,6 +100,7 @@ def cancel(run: Run, by: str) -> None:
     run.error = f"cancelled by {by}"
     run.finished_at = utcnow()
     live.announce_after_commit(run)
+    _log_end(run)
 
 
 def fail_undispatchable(db: Session, run: Run, reason: str) -> None:

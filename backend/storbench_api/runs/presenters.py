@@ -13,6 +13,7 @@ from storbench_api.results import service as results_service
 from storbench_api.runs import repository
 from storbench_api.runs.aggregate import aggregate_run
 from storbench_api.runs.schemas import (
+    Aggregate,
     AssignmentOut,
     HostProgress,
     HostRef,
@@ -42,11 +43,22 @@ def describe_runs(db: Session, runs: Sequence[Run], with_results: bool) -> list[
         rows = headline_rows.get(run.id, [])
         out.headline = headline(rows, job_count=len(run.jobs))
         out.result_ids = sorted({row.id for row in rows})
-        if with_results and len(run.assignments) > 1 and run.status.is_terminal:
+        if with_results and run.kept_aggregate is not None:
+            out.aggregate = Aggregate.model_validate(run.kept_aggregate)
+        elif with_results and len(run.assignments) > 1 and run.status.is_terminal:
             samples = repository.progress_samples(db, [a.id for a in run.assignments])
             out.aggregate = aggregate_run(run.assignments, results_by_run.get(run.id, []), samples)
         described.append(out)
     return described
+
+
+def aggregate_to_keep(db: Session, run: Run) -> dict[str, Any] | None:
+    """The multi-host aggregate of a finished run as stored before its series go (None: none)."""
+    if len(run.assignments) < 2 or not run.status.is_terminal:
+        return None
+    samples = repository.progress_samples(db, [a.id for a in run.assignments])
+    aggregate = aggregate_run(run.assignments, repository.results_of_runs(db, [run.id]), samples)
+    return aggregate.model_dump(mode="json") if aggregate is not None else None
 
 
 def describe_run(db: Session, run: Run, with_results: bool = True) -> RunOut:
@@ -126,6 +138,7 @@ def _describe(run: Run, results: Sequence[Result]) -> RunOut:
         finished_at=run.finished_at,
         error=run.error,
         start_at=run.start_at,
+        series_pruned_at=run.series_pruned_at,
         assignments=[_assignment_out(a) for a in run.assignments],
         results=[results_service.describe(r) for r in results],
     )

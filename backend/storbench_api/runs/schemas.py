@@ -183,6 +183,10 @@ class RunOut(BaseModel):
     assignments: list[AssignmentOut] = Field(default_factory=list)
     results: list[ResultOut]
     aggregate: Aggregate | None = None
+    series_pruned_at: datetime | None = Field(
+        default=None,
+        description="when the team's retention removed its per-second series (its figures are kept)",
+    )
     headline: RunHeadline | None = None
     # Its results' ids (also in lists, which leave the results out): to compare runs.
     result_ids: list[int] = Field(default_factory=list)

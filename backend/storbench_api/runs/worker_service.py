@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 from storbench_api.db import utcnow
 from storbench_api.errors import NotFound
 from storbench_api.hosts.service import record_heartbeat
+from storbench_api.kit.logs import bind
 from storbench_api.models import Assignment, Host
 from storbench_api.results import service as results_service
 from storbench_api.results.provenance import Provenance
@@ -32,6 +33,7 @@ def _assignment_of(db: Session, host: Host, assignment_id: int) -> Assignment:
     assignment = repository.get_assignment_for_host(db, host.id, assignment_id)
     if assignment is None:
         raise NotFound(f"assignment {assignment_id} not found for this host")
+    bind(run_id=assignment.run_id, assignment_id=assignment.id)
     return assignment
 
 

@@ -3,9 +3,11 @@ import { QueryState } from "../../components/ui/query-state";
 import { useSession } from "../../features/auth/api/get-session";
 import { useInvitations } from "../../features/teams/api/list-invitations";
 import { useMembers } from "../../features/teams/api/list-members";
+import { useRetention } from "../../features/teams/api/team-retention";
 import { InvitationsTable } from "../../features/teams/components/invitations-table";
 import { InviteForm } from "../../features/teams/components/invite-form";
 import { MembersTable } from "../../features/teams/components/members-table";
+import { RetentionForm } from "../../features/teams/components/retention-form";
 import { isOwner } from "../../lib/roles";
 import { usePageTitle } from "../../lib/use-page-title";
 
@@ -16,6 +18,7 @@ export function TeamRoute() {
   const owner = isOwner(session?.role);
   const members = useMembers();
   const invitations = useInvitations({ enabled: owner });
+  const retention = useRetention();
   return (
     <>
       <PageHeader title="Team">
@@ -37,6 +40,12 @@ export function TeamRoute() {
               </QueryState>
             </section>
           ) : null}
+          <section aria-labelledby="retention-heading">
+            <h2 id="retention-heading">Retention</h2>
+            <QueryState isPending={retention.isPending} error={retention.error} label="retention settings">
+              {retention.data ? <RetentionForm retention={retention.data} canManage={owner} /> : null}
+            </QueryState>
+          </section>
         </div>
         {owner ? <InviteForm /> : <p className="note muted small">Team owners invite people and change roles.</p>}
       </div>

@@ -377,26 +377,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/figures": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List figures
-         * @description Every figure a result has: its label, unit, which way is better and where it is shown.
-         */
-        get: operations["list_figures_api_v1_figures_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/fio/validate": {
         parameters: {
             query?: never;
@@ -445,7 +425,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Service health
+         * Service health (liveness)
          * @description ok when the database answers.
          */
         get: operations["health_api_v1_health_get"];
@@ -786,6 +766,29 @@ export interface paths {
          * @description Published recipes, parameters exactly as published.
          */
         get: operations["list_presets_api_v1_presets_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the database and the broker answer
+         * @description 200 when the database and the broker both answer within ready_timeout; 503 naming those that do not.
+         *
+         *     For a load balancer or an orchestrator: a process answering 503 should get no traffic for now,
+         *     but needs no restart (/health says whether it is alive).
+         */
+        get: operations["ready_api_v1_ready_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1440,6 +1443,34 @@ export interface paths {
         patch: operations["change_role_api_v1_teams_current_members__user_id__patch"];
         trace?: never;
     };
+    "/api/v1/teams/current/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How long the team keeps raw outputs and series
+         * @description Days raw outputs and per-second series are kept (null: forever); summaries are kept forever.
+         */
+        get: operations["get_retention_api_v1_teams_current_retention_get"];
+        /**
+         * Set how long the team keeps raw outputs and series (owners)
+         * @description Applied within STORBENCH_RETENTION_INTERVAL (an hour by default); recorded in the audit log.
+         *
+         *     What is past a window then goes for good: raw outputs are emptied (their results stay, with every
+         *     figure, in history and comparisons) and runs lose their per-second series (a multi-host run keeps
+         *     its aggregate).
+         */
+        put: operations["set_retention_api_v1_teams_current_retention_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tokens": {
         parameters: {
             query?: never;
@@ -1545,7 +1576,7 @@ export interface paths {
         };
         /**
          * A webhook's delivery log
-         * @description Status, attempts, last HTTP status and error, and an excerpt of the answer; newest first.
+         * @description Status, attempts, last HTTP status and error, and an excerpt of the answer.
          */
         get: operations["list_deliveries_api_v1_webhooks__webhook_id__deliveries_get"];
         put?: never;
@@ -2097,13 +2128,15 @@ export interface components {
             provisioned_iops?: number | null;
             /** Provisioned Mbps */
             provisioned_mbps?: number | null;
-            /** Reason */
-            reason?: string | null;
+            /** Raw Output Days */
+            raw_output_days?: number | null;
             /** Replaces Host */
             replaces_host?: string | null;
             role?: components["schemas"]["Role"] | null;
             /** Run Id */
             run_id?: number | null;
+            /** Series Days */
+            series_days?: number | null;
             /** Storage Class */
             storage_class?: string | null;
             /** Storage Class Id */
@@ -2327,6 +2360,12 @@ export interface components {
          */
         CompareDirection: "read" | "write" | "trim";
         /**
+         * CompareFigure
+         * @description A figure a result has, per direction (CPU figures are the job's).
+         * @enum {string}
+         */
+        CompareFigure: "iops" | "bw_bytes" | "lat_mean_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
+        /**
          * ComparisonOut
          * @description Results side by side: what differs in how they were measured first, then every figure.
          */
@@ -2370,13 +2409,11 @@ export interface components {
         };
         /**
          * DeliveryList
-         * @description A page of a webhook's deliveries, newest first, and how many it has.
+         * @description A webhook's deliveries, newest first.
          */
         DeliveryList: {
             /** Items */
             items: components["schemas"]["DeliveryOut"][];
-            /** Total */
-            total: number;
         };
         /**
          * DeliveryOut
@@ -2766,49 +2803,6 @@ export interface components {
             reason: string;
         };
         /**
-         * Figure
-         * @description A figure a result has: its label, unit, which way is better, and where it is kept.
-         *
-         *     `key` is the column of result_directions holding a direction figure (named as the figure), or the
-         *     entry of the result's CPU use holding a job figure. Figures are shown in the order written here.
-         * @enum {string}
-         */
-        Figure: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
-        /**
-         * FigureList
-         * @description Every figure, in the order they are shown.
-         */
-        FigureList: {
-            /** Items */
-            items: components["schemas"]["FigureOut"][];
-            /** Total */
-            total: number;
-        };
-        /**
-         * FigureOut
-         * @description How a figure is named, written and read.
-         */
-        FigureOut: {
-            /**
-             * Compared
-             * @description shown in comparisons and grouped views; every direction figure can be charted in history
-             */
-            compared: boolean;
-            /** Higher Is Better */
-            higher_is_better: boolean;
-            /**
-             * Label
-             * @description how people name it, e.g. 'Mean latency'
-             */
-            label: string;
-            /** @description the figure's name in every request and answer (figure, metric) */
-            name: components["schemas"]["Figure"];
-            /** @description direction: one value per read, write, trim; job: one per result (CPU) */
-            per: components["schemas"]["MeasuredPer"];
-            /** @description the unit its values are in; bandwidth is bytes per second (B/s) */
-            unit: components["schemas"]["FigureUnit"];
-        };
-        /**
          * FigureRow
          * @description One figure of one direction across every side.
          */
@@ -2820,17 +2814,12 @@ export interface components {
              * @description read, write, trim, or job for CPU figures
              */
             direction: string;
-            figure: components["schemas"]["Figure"];
+            figure: components["schemas"]["CompareFigure"];
             /** Higher Is Better */
             higher_is_better: boolean;
-            unit: components["schemas"]["FigureUnit"];
+            /** Unit */
+            unit: string;
         };
-        /**
-         * FigureUnit
-         * @description The unit a figure's value is stored and published in.
-         * @enum {string}
-         */
-        FigureUnit: "IOPS" | "B/s" | "ns" | "%";
         /**
          * FilesReleased
          * @description Whether the host that let go of the run's files should remove them.
@@ -3173,7 +3162,7 @@ export interface components {
         GroupsOut: {
             by: components["schemas"]["GroupBy"];
             direction: components["schemas"]["CompareDirection"];
-            figure: components["schemas"]["Figure"];
+            figure: components["schemas"]["CompareFigure"];
             /** Groups */
             groups: components["schemas"]["GroupOut"][];
             /** Higher Is Better */
@@ -3190,7 +3179,8 @@ export interface components {
              * @description only the newest rows were grouped (a filter narrows it)
              */
             truncated: boolean;
-            unit: components["schemas"]["FigureUnit"];
+            /** Unit */
+            unit: string;
         };
         /**
          * Health
@@ -3292,8 +3282,6 @@ export interface components {
             name: string;
             /** Revoked At */
             revoked_at?: string | null;
-            /** Revoked Reason */
-            revoked_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -3449,8 +3437,6 @@ export interface components {
             name: string;
             /** Revoked At */
             revoked_at?: string | null;
-            /** Revoked Reason */
-            revoked_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -3700,12 +3686,6 @@ export interface components {
             role: components["schemas"]["Role"];
             team: components["schemas"]["TeamRef"];
         };
-        /**
-         * MeasuredPer
-         * @description What a figure belongs to: one I/O direction (read, write, trim) or the whole job (CPU).
-         * @enum {string}
-         */
-        MeasuredPer: "direction" | "job";
         /**
          * Medium
          * @description What stores the bytes, as the vendor describes it.
@@ -4158,6 +4138,23 @@ export interface components {
             stddev: number;
         };
         /**
+         * Readiness
+         * @description Whether this process can serve: each dependency "ok", or why not.
+         */
+        Readiness: {
+            /** Broker */
+            broker: string;
+            /** Database */
+            database: string;
+            /** Message */
+            message: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "ready" | "not ready";
+        };
+        /**
          * RelabelledOut
          * @description The results as they are now labelled.
          */
@@ -4308,6 +4305,38 @@ export interface components {
             ids: number[];
             /** Label */
             label: string | null;
+        };
+        /**
+         * RetentionIn
+         * @description New retention settings; null keeps forever.
+         */
+        RetentionIn: {
+            /**
+             * Raw Output Days
+             * @description days fio's raw output of a result is kept after it was stored (1-3650; null: forever)
+             */
+            raw_output_days: number | null;
+            /**
+             * Series Days
+             * @description days a run's per-second series are kept after it ended (1-3650; null: forever)
+             */
+            series_days: number | null;
+        };
+        /**
+         * RetentionOut
+         * @description How long the team keeps what is bulky; its summaries (results, their figures) are kept forever.
+         */
+        RetentionOut: {
+            /**
+             * Raw Output Days
+             * @description days fio's raw output of a result is kept after it was stored (null: forever)
+             */
+            raw_output_days: number | null;
+            /**
+             * Series Days
+             * @description days a run's per-second series are kept after it ended (null: forever)
+             */
+            series_days: number | null;
         };
         /**
          * Role
@@ -4473,6 +4502,11 @@ export interface components {
             result_ids?: number[];
             /** Results */
             results: components["schemas"]["ResultOut"][];
+            /**
+             * Series Pruned At
+             * @description when the team's retention removed its per-second series (its figures are kept)
+             */
+            series_pruned_at?: string | null;
             /**
              * Shared Files
              * @default false
@@ -4970,7 +5004,7 @@ export interface components {
             storage_class_id: number;
             /**
              * Value
-             * @description the promised figure in the trend's unit (IOPS, B/s or ns)
+             * @description the promised figure in the trend's unit (IOPS, bytes/s or ns)
              */
             value: number;
             workload: components["schemas"]["Workload"];
@@ -5330,6 +5364,12 @@ export interface components {
          */
         TrendDirection: "read" | "write" | "trim";
         /**
+         * TrendFigure
+         * @description A figure of one direction of a result (the columns of result_directions).
+         * @enum {string}
+         */
+        TrendFigure: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns";
+        /**
          * TrendOut
          * @description A figure over time for a target and job, oldest first, with the spec line and changes.
          */
@@ -5346,7 +5386,7 @@ export interface components {
             job: string;
             /** Limit */
             limit: number;
-            metric: components["schemas"]["Figure"];
+            metric: components["schemas"]["TrendFigure"];
             /** Points */
             points: components["schemas"]["TrendPoint"][];
             /** @description the target's storage class promise, if it has a class */
@@ -5358,7 +5398,11 @@ export interface components {
              * @description true when older points were left out (only the newest `limit`)
              */
             truncated: boolean;
-            unit: components["schemas"]["FigureUnit"];
+            /**
+             * Unit
+             * @description IOPS, bytes/s or ns
+             */
+            unit: string;
         };
         /**
          * TrendPoint
@@ -5966,7 +6010,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Too many attempts from one client, or at one account, in a short time */
+            /** @description Too many attempts from one client for one account in a short time */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6346,7 +6390,7 @@ export interface operations {
                 /** @description what to group by */
                 by: components["schemas"]["GroupBy"];
                 /** @description the figure (CPU figures ignore direction) */
-                figure?: "iops" | "bw_bytes" | "lat_mean_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
+                figure?: components["schemas"]["CompareFigure"];
                 /** @description read, write or trim */
                 direction?: components["schemas"]["CompareDirection"];
                 /** @description only these results (ids separated by commas, at most 200) */
@@ -6411,7 +6455,7 @@ export interface operations {
                 /** @description what to group by */
                 by: components["schemas"]["GroupBy"];
                 /** @description the figure (CPU figures ignore direction) */
-                figure?: "iops" | "bw_bytes" | "lat_mean_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
+                figure?: components["schemas"]["CompareFigure"];
                 /** @description read, write or trim */
                 direction?: components["schemas"]["CompareDirection"];
                 format?: components["schemas"]["ExportFormat"];
@@ -6532,12 +6576,7 @@ export interface operations {
     };
     list_views_api_v1_compare_views_get: {
         parameters: {
-            query?: {
-                /** @description rows per page (at most 500) */
-                limit?: number;
-                /** @description rows to skip */
-                offset?: number;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -6562,7 +6601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description A query parameter this operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6963,53 +7002,6 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The service was too busy to take the request in time: retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-        };
-    };
-    list_figures_api_v1_figures_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FigureList"];
-                };
-            };
-            /** @description Not signed in, or the credential is wrong, expired or revoked */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description A query parameter this operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7443,7 +7435,7 @@ export interface operations {
             query: {
                 target_id: number;
                 job: string;
-                metric?: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns";
+                metric?: components["schemas"]["TrendFigure"];
                 direction?: components["schemas"]["TrendDirection"];
                 fingerprint?: string | null;
                 /** @description newest points to return */
@@ -8665,6 +8657,44 @@ export interface operations {
                 };
             };
             /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    ready_api_v1_ready_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the dependencies named in message do not answer; or: the service was too busy to take the request in time: retry shortly */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9943,12 +9973,7 @@ export interface operations {
     };
     list_schedules_api_v1_schedules_get: {
         parameters: {
-            query?: {
-                /** @description rows per page (at most 500) */
-                limit?: number;
-                /** @description rows to skip */
-                offset?: number;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -9973,7 +9998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description A query parameter this operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10391,12 +10416,7 @@ export interface operations {
     };
     list_classes_api_v1_storage_classes_get: {
         parameters: {
-            query?: {
-                /** @description rows per page (at most 500) */
-                limit?: number;
-                /** @description rows to skip */
-                offset?: number;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -10421,7 +10441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description A query parameter this operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11581,6 +11601,122 @@ export interface operations {
             };
         };
     };
+    get_retention_api_v1_teams_current_retention_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    set_retention_api_v1_teams_current_retention_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetentionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_tokens_api_v1_tokens_get: {
         parameters: {
             query?: never;
@@ -11773,12 +11909,7 @@ export interface operations {
     };
     list_webhooks_api_v1_webhooks_get: {
         parameters: {
-            query?: {
-                /** @description rows per page (at most 500) */
-                limit?: number;
-                /** @description rows to skip */
-                offset?: number;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -11812,7 +11943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description A query parameter this operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12125,10 +12256,8 @@ export interface operations {
     list_deliveries_api_v1_webhooks__webhook_id__deliveries_get: {
         parameters: {
             query?: {
-                /** @description rows per page (at most 200) */
+                /** @description deliveries to return, newest first */
                 limit?: number;
-                /** @description rows to skip */
-                offset?: number;
             };
             header?: never;
             path: {

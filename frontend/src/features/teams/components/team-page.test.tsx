@@ -12,6 +12,7 @@ function routes(role: Role = "owner") {
   return fakeRoutes({
     ...shellRoutes({ role }),
     "GET /api/v1/teams/current/members": { body: page([ada, bob]) },
+    "GET /api/v1/teams/current/retention": { body: { raw_output_days: null, series_days: 30 } },
     "GET /api/v1/teams/current/invitations": {
       body: page([
         makeInvitation({ id: 9, email: "carol@example.com", role: "viewer" }),
@@ -138,5 +139,29 @@ describe("owner-only controls", () => {
     const nav = await screen.findByRole("navigation", { name: "Main" });
     expect(within(nav).getByRole("link", { name: "Tokens" })).toHaveAttribute("href", "/settings/tokens");
     expect(within(nav).getByRole("link", { name: "Audit" })).toHaveAttribute("href", "/audit");
+  });
+
+  it("lets an owner keep raw outputs for a number of days, empty meaning forever", async () => {
+    const api = installFakeApi({
+      ...routes(),
+      "PUT /api/v1/teams/current/retention": { body: { raw_output_days: 90, series_days: null } },
+    });
+    const { user } = renderApp("/team");
+
+    const raw = await screen.findByRole("spinbutton", { name: /Raw fio outputs, days/ });
+    await user.type(raw, "90");
+    await user.clear(screen.getByRole("spinbutton", { name: /Per-second series, days/ }));
+    await user.click(screen.getByRole("button", { name: "Save retention" }));
+
+    await waitFor(() => expect(api.callsTo("PUT /api/v1/teams/current/retention")).toHaveLength(1));
+    expect(api.callsTo("PUT /api/v1/teams/current/retention")[0]?.body).toEqual({ raw_output_days: 90, series_days: null });
+  });
+
+  it("shows a member the retention settings without letting them change them", async () => {
+    installFakeApi(routes("member"));
+    renderApp("/team");
+    expect(await screen.findByRole("spinbutton", { name: /Per-second series, days/ })).toHaveValue(30);
+    expect(screen.getByRole("spinbutton", { name: /Per-second series, days/ })).toBeDisabled();
+    expect(screen.queryByRole("button", { name: "Save retention" })).toBeNull();
   });
 });
