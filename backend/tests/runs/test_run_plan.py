@@ -103,6 +103,7 @@ CASES: dict[str, Callable[[Team], dict[str, Any]]] = {
         "target_id": t.directory.id,
         "preset_id": "nas-windows-randread-iops",
     },
+    "a misspelt field": lambda t: _on_directory(t, repetiton=3),
     "two sources": lambda t: _on_directory(t, plan_id=t.plan_id),
 }
 
