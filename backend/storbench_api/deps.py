@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from storbench_api.auth.service import Principal, csrf_token_for, principal_for_token
 from storbench_api.db import get_db
 from storbench_api.errors import Forbidden, Unauthorized
-from storbench_api.hosts.service import host_for_credential
+from storbench_api.hosts.service import host_for_credential, host_of_worker_request
 from storbench_api.kit.logs import bind
 from storbench_api.models import Host, Role
 from storbench_api.security import same_secret
@@ -86,10 +86,10 @@ require_owner = _at_least(Role.owner)
 def current_host(
     db: DB, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_host_bearer)]
 ) -> Host:
-    """The host whose worker credential authenticates the request."""
+    """The host whose worker credential authenticates the request; the request is its sign of life."""
     if credentials is None:
         raise Unauthorized("host credential required: send 'Authorization: Bearer <host token>'")
-    host = host_for_credential(db, credentials.credentials)
+    host = host_of_worker_request(db, credentials.credentials)
     bind(host=host.name, host_id=host.id)
     return host
 

@@ -1,10 +1,11 @@
 """Domain errors and the one JSON error shape every failure is answered with."""
 
-from typing import Any
+from typing import Any, get_args
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -119,13 +120,45 @@ def _reason(message: str) -> str:
     return message.removeprefix("Value error, ")
 
 
-def request_validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
-    """Pydantic's errors as {field, reason} items a person can act on."""
+def model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model an annotation holds (itself, or inside a list, an optional or Annotated)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    return next((m for arg in get_args(annotation) if (m := model_in(arg)) is not None), None)
+
+
+def _fields_taken(route: APIRoute | None, loc: tuple[Any, ...]) -> list[str] | None:
+    """The fields of the body model holding the field at loc (None: not known)."""
+    if route is None or len(route.dependant.body_params) != 1 or not loc or loc[0] != "body":
+        return None
+    annotation: Any = route.dependant.body_params[0].field_info.annotation
+    for part in loc[1:-1]:
+        model = model_in(annotation)
+        if model is not None and isinstance(part, str) and part in model.model_fields:
+            annotation = model.model_fields[part].annotation
+    model = model_in(annotation)
+    return sorted(f.alias or name for name, f in model.model_fields.items()) if model else None
+
+
+def _unknown_field_reason(route: APIRoute | None, loc: tuple[Any, ...]) -> str:
+    taken = _fields_taken(route, loc)
+    return f"not a field of this body (it takes: {', '.join(taken)})" if taken else "not a field of this body"
+
+
+def request_validation_errors(
+    exc: RequestValidationError, route: APIRoute | None = None
+) -> list[dict[str, Any]]:
+    """Pydantic's errors as {field, reason} items a person can act on.
+
+    A field the body does not declare is named with the fields it does take (route: the operation).
+    """
     items = []
     for err in exc.errors():
+        loc = tuple(err.get("loc", ()))
+        unknown = err.get("type") == "extra_forbidden"
         item: dict[str, Any] = {
-            "field": _field_name(tuple(err.get("loc", ()))),
-            "reason": _reason(err["msg"]),
+            "field": _field_name(loc),
+            "reason": _unknown_field_reason(route, loc) if unknown else _reason(err["msg"]),
         }
         if "input" in err and isinstance(err["input"], str | int | float | bool):
             item["value"] = str(err["input"])
@@ -145,8 +178,9 @@ def install_error_handlers(app: FastAPI) -> None:
         )
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = request_validation_errors(exc)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        route = request.scope.get("route")
+        errors = request_validation_errors(exc, route if isinstance(route, APIRoute) else None)
         first = errors[0] if errors else {"field": "body", "reason": "invalid request"}
         message = f"{first['field']}: {first['reason']}"
         if len(errors) > 1:

@@ -35,12 +35,24 @@ def _iso_8601(value: object) -> object:
 ISO_DATETIME = BeforeValidator(_iso_8601)
 
 
-class RequestBody(BaseModel):
+class KnownFieldsOnly(BaseModel):
+    """A request body (JSON or form) that refuses fields it does not declare: 422 naming each one.
+
+    As unknown query parameters are refused (query_params.py): a misspelt `repetiton` would
+    otherwise be dropped, and the request answered as if it had not been sent. Every request body
+    of the API derives from this (tests/test_request_bodies.py holds them to it); response models
+    do not, so a reader of an answer tolerates fields added later.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class RequestBody(KnownFieldsOnly):
     """A JSON request body whose values must have the types its schema states: 5, not "5"; false, not 0.
 
     Pydantic would otherwise coerce them, and the schema would not say what the API accepts. Integers
     take JSON_INTEGER (5.0 is an integer to JSON Schema); enums and datetimes stay lax
-    (`Field(strict=False)`): JSON carries them as strings.
+    (`Field(strict=False)`): JSON carries them as strings. Unknown fields are refused.
     """
 
     model_config = ConfigDict(strict=True)

@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field
 
-from storbench_protocol.common import Id, NonNegativeInt, RunStatus, WholeNumber, WireModel
+from storbench_protocol.common import Id, NonNegativeInt, RunStatus, WholeNumber, WireModel, WireRequest
 
 TargetKind = Literal["directory", "block_device"]
 # One fio option's value as the API normalised it (sizes in bytes, times in seconds, flags as
@@ -57,14 +57,14 @@ class BarrierState(AssignmentState):
     server_time: datetime = Field(strict=False)
 
 
-class StartReport(WireModel):
+class StartReport(WireRequest):
     """fio has started: when, in the server's clock as the host estimated it."""
 
     fio_started_at: AwareDatetime | None = Field(default=None, strict=False)
     clock_offset_ms: float | None = Field(default=None, ge=-86_400_000, le=86_400_000)
 
 
-class FailureReport(WireModel):
+class FailureReport(WireRequest):
     """Why the worker could not run an assignment."""
 
     reason: str = Field(min_length=1, max_length=8000)
@@ -76,7 +76,7 @@ class FilesReleased(WireModel):
     remove: bool
 
 
-class RestartReport(WireModel):
+class RestartReport(WireRequest):
     """A worker that just started, with the assignments whose output waits in its spool."""
 
     spooled: list[Id] = Field(default_factory=list, max_length=1000)

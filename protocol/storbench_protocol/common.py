@@ -31,6 +31,18 @@ class WireModel(BaseModel):
     model_config = ConfigDict(strict=True)
 
 
+class WireRequest(WireModel):
+    """A body a worker sends: a field the server does not declare is refused (422 naming it).
+
+    So a field misspelt or added on one side only is an error, never silently dropped. What a
+    worker reads stays a WireModel, tolerant of fields a newer server adds; so do the host's facts
+    and a second's figures inside a request (HostFacts, DirectionSample): the server also reads
+    them back from what it stored, and a fact an older worker did not know is left out, not sent.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class RunStatus(enum.StrEnum):
     """Lifecycle of a run and of each host's share: queued → running → completed | failed | cancelled."""
 

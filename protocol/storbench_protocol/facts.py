@@ -5,7 +5,7 @@ Every fact is optional: a worker reports what it could read, and older workers f
 
 from pydantic import Field
 
-from storbench_protocol.common import Int, NonNegativeInt, WireModel
+from storbench_protocol.common import Int, NonNegativeInt, WireModel, WireRequest
 
 
 class HostMount(WireModel):
@@ -73,7 +73,7 @@ class HostFacts(WireModel):
     clock_uncertainty_ms: float | None = None
 
 
-class Heartbeat(WireModel):
+class Heartbeat(WireRequest):
     """A worker's periodic sign of life with the facts of its host (POST /worker/heartbeat)."""
 
     fio_version: str | None = Field(default=None, max_length=64)

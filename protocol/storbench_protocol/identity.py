@@ -4,10 +4,10 @@ from datetime import datetime
 
 from pydantic import Field
 
-from storbench_protocol.common import Id, WireModel
+from storbench_protocol.common import Id, WireModel, WireRequest
 
 
-class EnrollRequest(WireModel):
+class EnrollRequest(WireRequest):
     """A new host presenting an enrollment token (POST /worker/enroll)."""
 
     token: str = Field(min_length=10, max_length=200)

@@ -4,7 +4,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from storbench_protocol.common import WholeNumber, WireModel
+from storbench_protocol.common import WholeNumber, WireModel, WireRequest
 
 Direction = Literal["read", "write", "trim"]
 # The last millisecond a timestamp can name (Python's datetime ends with the year 9999).
@@ -19,7 +19,7 @@ class DirectionSample(WireModel):
     lat_mean_ns: float = Field(ge=0)
 
 
-class WorkerProgressSample(WireModel):
+class WorkerProgressSample(WireRequest):
     """One second of fio's progress as the worker measured it from fio's status reports."""
 
     elapsed_s: float = Field(ge=0, le=10**7)
@@ -31,7 +31,7 @@ class WorkerProgressSample(WireModel):
     directions: dict[Direction, DirectionSample]
 
 
-class ProgressReport(WireModel):
+class ProgressReport(WireRequest):
     """Samples since the last report (may be empty: then it only asks whether to go on)."""
 
     samples: list[WorkerProgressSample] = Field(default_factory=list, max_length=600)

@@ -5,12 +5,12 @@ The worker keeps the same body in its spool until the server has stored it.
 
 from pydantic import Field
 
-from storbench_protocol.common import NonNegativeInt, WireModel
+from storbench_protocol.common import NonNegativeInt, WireModel, WireRequest
 
 MAX_FIO_OUTPUT_CHARS = 64 * 1024 * 1024
 
 
-class ResultUpload(WireModel):
+class ResultUpload(WireRequest):
     """fio's complete output for an assignment."""
 
     # Raw fio output (json+), parsed by the server: the only untyped text of the protocol.

@@ -6,16 +6,20 @@ from pydantic import BaseModel, Field
 
 from storbench_api.ids import IdField
 from storbench_api.models import Role
-from storbench_api.wire import NO_NUL, RequestBody
+from storbench_api.wire import NO_NUL, KnownFieldsOnly, RequestBody
 
 
-class PasswordGrant(BaseModel):
+class PasswordGrant(KnownFieldsOnly):
     """OAuth2's password flow (application/x-www-form-urlencoded): the username is the email."""
 
     grant_type: str | None = Field(default=None, pattern=r"^password$")
     username: str = Field(min_length=1, max_length=254, pattern=NO_NUL)
     password: str = Field(min_length=1, max_length=1024)
     scope: str = ""
+    # OAuth2 lets a client identify itself in the form (RFC 6749 2.3.1); this API has no client
+    # registrations, so they are taken and not read.
+    client_id: str | None = Field(default=None, max_length=200)
+    client_secret: str | None = Field(default=None, max_length=200)
 
 
 class TokenOut(BaseModel):

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from storbench_api.compare.stats import SignificanceTest, VerdictKind
 from storbench_api.figures.definition import Figure, FigureUnit
+from storbench_api.wire import KnownFieldsOnly
 
 MAX_COMPARE_IDS = 200
 
@@ -179,7 +180,7 @@ ViewName = Annotated[str, StringConstraints(min_length=1, max_length=120, patter
 QueryText = Annotated[str, StringConstraints(max_length=2000, pattern=r"^[^\x00]*$")]
 
 
-class SavedViewIn(BaseModel):
+class SavedViewIn(KnownFieldsOnly):
     """A comparison or grouped view to keep under a name for the team."""
 
     name: ViewName

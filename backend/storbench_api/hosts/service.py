@@ -151,6 +151,14 @@ def host_for_credential(db: Session, token: str) -> Host:
     return host
 
 
+def host_of_worker_request(db: Session, token: str) -> Host:
+    """The host a worker's request authenticates as, marked alive: every request its worker makes
+    is a sign of life, recorded here once (kept when the request succeeds, as its commit is)."""
+    host = host_for_credential(db, token)
+    host.last_seen_at = utcnow()
+    return host
+
+
 def revoke_host(db: Session, principal: Principal, host_id: int) -> Host:
     """Revoke a host: its credential stops working at once; the host and its history stay.
 
@@ -335,9 +343,8 @@ def describe_hosts(db: Session, hosts: Sequence[Host]) -> list[HostOut]:
     ]
 
 
-def record_heartbeat(host: Host, facts: dict[str, Any] | None, fio_version: str | None) -> None:
-    """Mark the host alive and keep the facts its worker reported."""
-    host.last_seen_at = utcnow()
+def record_facts(host: Host, facts: dict[str, Any] | None, fio_version: str | None) -> None:
+    """Keep the facts and fio version a heartbeat reported (the request itself marked the host alive)."""
     if facts is not None:
         host.facts = facts
     if fio_version is not None:

@@ -12,7 +12,7 @@ from storbench_api.deps import DB, CurrentHost
 from storbench_api.errors import Conflict, Unauthorized
 from storbench_api.hosts import broker_access
 from storbench_api.hosts.enrollment import enroll_host
-from storbench_api.hosts.service import ensure_current_broker_user, record_heartbeat
+from storbench_api.hosts.service import ensure_current_broker_user, record_facts
 from storbench_api.kit.attempts import account_attempt, limit_sign_in, secret_account
 from storbench_api.models import Host
 from storbench_api.openapi import errors
@@ -69,9 +69,9 @@ def whoami(host: CurrentHost, db: DB) -> WorkerIdentity:
 
 @router.post("/heartbeat", response_model=WorkerIdentity, summary="Report liveness and host facts")
 def heartbeat(body: Heartbeat, host: CurrentHost, db: DB) -> WorkerIdentity:
-    """Mark the host online; facts feed comparisons."""
+    """Keep the host's facts (they feed comparisons); like every worker request, it marks the host online."""
     host = ensure_current_broker_user(db, host)
     facts = body.facts.model_dump(mode="json", exclude_unset=True) if body.facts is not None else None
-    record_heartbeat(host, facts, body.fio_version)
+    record_facts(host, facts, body.fio_version)
     db.commit()
     return _identity(host)

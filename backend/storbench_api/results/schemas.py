@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from storbench_api.advisor.findings import Finding
 from storbench_api.advisor.service import SpecCheck
 from storbench_api.ids import MAX_ID, IdField
-from storbench_api.wire import NO_NUL, RequestBody
+from storbench_api.wire import NO_NUL, KnownFieldsOnly, RequestBody
 
 
 class LatencyOut(BaseModel):
@@ -117,7 +117,7 @@ class ResultList(BaseModel):
     )
 
 
-class ImportForm(BaseModel):
+class ImportForm(KnownFieldsOnly):
     """An fio output to import, and what to file it under (multipart/form-data)."""
 
     file: UploadFile = Field(description="fio's output as produced or pasted")

@@ -73,9 +73,10 @@ def start_run(body: RunCreate, db: DB, principal: WriteAccess) -> RunOut:
     ),
 )
 def check_run(body: RunCreate, db: DB, principal: WriteAccess) -> RunCheckOut:
-    """What the run needs (space, fio's memory) against what its hosts have, and every reason it would
-    be refused (the preset's platform, limits, free space, offline hosts); nothing is started."""
-    return precheck.check_run(db, principal, body)
+    """What the run needs (space, fio's memory) against what its hosts have, and every reason POST /runs
+    would refuse it (the preset's platform, limits, free space, repetitions, offline hosts, clocks), each
+    as it would answer; nothing is started."""
+    return precheck.check_run(db, principal.team_id, body)
 
 
 @router.get("/{run_id:int}", response_model=RunOut, summary="A run with its results")

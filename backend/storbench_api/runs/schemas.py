@@ -69,6 +69,16 @@ class RunAgain(RequestBody):
     confirm_destructive: bool = False
 
 
+class RunRefusal(BaseModel):
+    """One reason POST /runs would refuse the run, as it would answer it."""
+
+    # The HTTP status (422 for the request, 409 for the hosts' state) and the error body.
+    status: int
+    code: str
+    message: str
+    errors: list[ErrorItem] = Field(default_factory=list)
+
+
 class RunCheckOut(BaseModel):
     """What a run would need of its hosts, and every reason it would be refused (none: it may start)."""
 
@@ -86,7 +96,10 @@ class RunCheckOut(BaseModel):
     memory_limit_bytes: int
     # The figures in words ("needs 160 GiB, the target has 40 GiB free (36 GiB usable …)").
     summary: list[str]
+    # Every offending field or host of every refusal below, in their order.
     problems: list[ErrorItem]
+    # Every reason POST /runs would refuse the run; it answers the first.
+    refusals: list[RunRefusal] = Field(default_factory=list)
 
 
 class RunHeadline(BaseModel):

@@ -1,14 +1,13 @@
 """What a host's worker reports about its assignments, and what the server answers it.
 
-A host only ever sees its own assignments: another host's answer 404. Each report also counts as a
-sign of life of the host (as a heartbeat without facts). The caller commits.
+A host only ever sees its own assignments: another host's answer 404. Each request also counts as a
+sign of life of the host (deps.current_host records it). The caller commits.
 """
 
 from sqlalchemy.orm import Session
 
 from storbench_api.db import utcnow
 from storbench_api.errors import NotFound
-from storbench_api.hosts.service import record_heartbeat
 from storbench_api.kit.logs import bind
 from storbench_api.models import Assignment, Host
 from storbench_api.results import service as results_service
@@ -52,7 +51,6 @@ def report_progress(db: Session, host: Host, assignment_id: int, report: Progres
     """Keep the samples (shown live, kept with the result); the answer says whether fio goes on."""
     assignment = _assignment_of(db, host, assignment_id)
     lifecycle.record_progress(db, assignment, report.samples)
-    record_heartbeat(host, None, None)
     return _state(assignment)
 
 
@@ -60,7 +58,6 @@ def ready(db: Session, host: Host, assignment_id: int) -> BarrierState:
     """The host laid its files out; the answer carries the common start once every host is ready."""
     assignment = _assignment_of(db, host, assignment_id)
     start_at = lifecycle.mark_ready(db, assignment)
-    record_heartbeat(host, None, None)
     return BarrierState(id=assignment.id, status=assignment.status, start_at=start_at, server_time=utcnow())
 
 
@@ -69,7 +66,6 @@ def start(db: Session, host: Host, assignment_id: int, report: StartReport | Non
     assignment = _assignment_of(db, host, assignment_id)
     report = report or StartReport()
     lifecycle.mark_started(db, assignment, report.fio_started_at, report.clock_offset_ms)
-    record_heartbeat(host, None, None)
     return presenters.worker_assignment(assignment)
 
 
@@ -96,7 +92,6 @@ def store_result(db: Session, host: Host, assignment_id: int, upload: ResultUplo
             worker_cpu_percent=upload.worker_cpu_percent,
         )
         db.flush()
-    record_heartbeat(host, None, None)
     return ResultStored(results=len(stored))
 
 

@@ -225,6 +225,26 @@ def test_a_run_whose_host_goes_silent_is_failed_not_left_hanging(
     assert "lost contact" in failed["error"]
 
 
+def test_every_request_of_a_worker_keeps_its_host_online(
+    client: TestClient, db: Session, owner: Caller, host_and_target: tuple[Host, str, Target]
+) -> None:
+    host, token, target = host_and_target
+    worker = {"Authorization": f"Bearer {token}"}
+    run = _start(client, owner, target).json()
+    assignment_id = _assignment_id(client, worker, run["id"])
+    work = f"/api/v1/worker/assignments/{assignment_id}"
+    for method, path in [("GET", work), ("POST", f"{work}/ready"), ("POST", f"{work}/start")]:
+        host.last_seen_at = utcnow() - timedelta(minutes=5)
+        db.commit()
+        assert client.get(f"/api/v1/hosts/{host.id}", headers=owner.headers).json()["status"] == "offline"
+        assert client.request(method, path, headers=worker).status_code == 200, path
+        shown = client.get(f"/api/v1/hosts/{host.id}", headers=owner.headers).json()
+        assert shown["status"] in ("online", "busy"), path
+    # No heartbeat came, but the host's worker is at work: its run is not failed as lost.
+    assert sweep_stuck_assignments(db) == 0
+    assert client.get(f"/api/v1/runs/{run['id']}", headers=owner.headers).json()["status"] == "running"
+
+
 def test_another_teams_run_is_not_found(
     client: TestClient, db: Session, owner: Caller, host_and_target: tuple[Host, str, Target]
 ) -> None:

@@ -986,8 +986,9 @@ export interface paths {
         put?: never;
         /**
          * Check a run before starting it
-         * @description What the run needs (space, fio's memory) against what its hosts have, and every reason it would
-         *     be refused (the preset's platform, limits, free space, offline hosts); nothing is started.
+         * @description What the run needs (space, fio's memory) against what its hosts have, and every reason POST /runs
+         *     would refuse it (the preset's platform, limits, free space, repetitions, offline hosts, clocks), each
+         *     as it would answer; nothing is started.
          */
         post: operations["check_run_api_v1_runs_check_post"];
         delete?: never;
@@ -1838,7 +1839,7 @@ export interface paths {
         put?: never;
         /**
          * Report liveness and host facts
-         * @description Mark the host online; facts feed comparisons.
+         * @description Keep the host's facts (they feed comparisons); like every worker request, it marks the host online.
          */
         post: operations["heartbeat_api_v1_worker_heartbeat_post"];
         delete?: never;
@@ -3795,6 +3796,10 @@ export interface components {
          * @description OAuth2's password flow (application/x-www-form-urlencoded): the username is the email.
          */
         PasswordGrant: {
+            /** Client Id */
+            client_id?: string | null;
+            /** Client Secret */
+            client_secret?: string | null;
             /** Grant Type */
             grant_type?: string | null;
             /** Password */
@@ -4380,6 +4385,8 @@ export interface components {
             platform?: ("linux" | "windows" | "other") | null;
             /** Problems */
             problems: components["schemas"]["ErrorItem"][];
+            /** Refusals */
+            refusals?: components["schemas"]["RunRefusal"][];
             /** Summary */
             summary: string[];
             /** Usable Bytes */
@@ -4569,6 +4576,20 @@ export interface components {
              * @enum {string}
              */
             event: "progress";
+        };
+        /**
+         * RunRefusal
+         * @description One reason POST /runs would refuse the run, as it would answer it.
+         */
+        RunRefusal: {
+            /** Code */
+            code: string;
+            /** Errors */
+            errors?: components["schemas"]["ErrorItem"][];
+            /** Message */
+            message: string;
+            /** Status */
+            status: number;
         };
         /**
          * RunStatus
