@@ -377,6 +377,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List figures
+         * @description Every figure a result has: its label, unit, which way is better and where it is shown.
+         */
+        get: operations["list_figures_api_v1_figures_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/fio/validate": {
         parameters: {
             query?: never;
@@ -1577,7 +1597,7 @@ export interface paths {
         };
         /**
          * A webhook's delivery log
-         * @description Status, attempts, last HTTP status and error, and an excerpt of the answer.
+         * @description Status, attempts, last HTTP status and error, and an excerpt of the answer; newest first.
          */
         get: operations["list_deliveries_api_v1_webhooks__webhook_id__deliveries_get"];
         put?: never;
@@ -2131,6 +2151,8 @@ export interface components {
             provisioned_mbps?: number | null;
             /** Raw Output Days */
             raw_output_days?: number | null;
+            /** Reason */
+            reason?: string | null;
             /** Replaces Host */
             replaces_host?: string | null;
             role?: components["schemas"]["Role"] | null;
@@ -2361,12 +2383,6 @@ export interface components {
          */
         CompareDirection: "read" | "write" | "trim";
         /**
-         * CompareFigure
-         * @description A figure a result has, per direction (CPU figures are the job's).
-         * @enum {string}
-         */
-        CompareFigure: "iops" | "bw_bytes" | "lat_mean_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
-        /**
          * ComparisonOut
          * @description Results side by side: what differs in how they were measured first, then every figure.
          */
@@ -2410,11 +2426,13 @@ export interface components {
         };
         /**
          * DeliveryList
-         * @description A webhook's deliveries, newest first.
+         * @description A page of a webhook's deliveries, newest first, and how many it has.
          */
         DeliveryList: {
             /** Items */
             items: components["schemas"]["DeliveryOut"][];
+            /** Total */
+            total: number;
         };
         /**
          * DeliveryOut
@@ -2804,6 +2822,49 @@ export interface components {
             reason: string;
         };
         /**
+         * Figure
+         * @description A figure a result has: its label, unit, which way is better, and where it is kept.
+         *
+         *     `key` is the column of result_directions holding a direction figure (named as the figure), or the
+         *     entry of the result's CPU use holding a job figure. Figures are shown in the order written here.
+         * @enum {string}
+         */
+        Figure: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
+        /**
+         * FigureList
+         * @description Every figure, in the order they are shown.
+         */
+        FigureList: {
+            /** Items */
+            items: components["schemas"]["FigureOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * FigureOut
+         * @description How a figure is named, written and read.
+         */
+        FigureOut: {
+            /**
+             * Compared
+             * @description shown in comparisons and grouped views; every direction figure can be charted in history
+             */
+            compared: boolean;
+            /** Higher Is Better */
+            higher_is_better: boolean;
+            /**
+             * Label
+             * @description how people name it, e.g. 'Mean latency'
+             */
+            label: string;
+            /** @description the figure's name in every request and answer (figure, metric) */
+            name: components["schemas"]["Figure"];
+            /** @description direction: one value per read, write, trim; job: one per result (CPU) */
+            per: components["schemas"]["MeasuredPer"];
+            /** @description the unit its values are in; bandwidth is bytes per second (B/s) */
+            unit: components["schemas"]["FigureUnit"];
+        };
+        /**
          * FigureRow
          * @description One figure of one direction across every side.
          */
@@ -2815,12 +2876,17 @@ export interface components {
              * @description read, write, trim, or job for CPU figures
              */
             direction: string;
-            figure: components["schemas"]["CompareFigure"];
+            figure: components["schemas"]["Figure"];
             /** Higher Is Better */
             higher_is_better: boolean;
-            /** Unit */
-            unit: string;
+            unit: components["schemas"]["FigureUnit"];
         };
+        /**
+         * FigureUnit
+         * @description The unit a figure's value is stored and published in.
+         * @enum {string}
+         */
+        FigureUnit: "IOPS" | "B/s" | "ns" | "%";
         /**
          * FilesReleased
          * @description Whether the host that let go of the run's files should remove them.
@@ -3163,7 +3229,7 @@ export interface components {
         GroupsOut: {
             by: components["schemas"]["GroupBy"];
             direction: components["schemas"]["CompareDirection"];
-            figure: components["schemas"]["CompareFigure"];
+            figure: components["schemas"]["Figure"];
             /** Groups */
             groups: components["schemas"]["GroupOut"][];
             /** Higher Is Better */
@@ -3180,8 +3246,7 @@ export interface components {
              * @description only the newest rows were grouped (a filter narrows it)
              */
             truncated: boolean;
-            /** Unit */
-            unit: string;
+            unit: components["schemas"]["FigureUnit"];
         };
         /**
          * Health
@@ -3283,6 +3348,8 @@ export interface components {
             name: string;
             /** Revoked At */
             revoked_at?: string | null;
+            /** Revoked Reason */
+            revoked_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -3438,6 +3505,8 @@ export interface components {
             name: string;
             /** Revoked At */
             revoked_at?: string | null;
+            /** Revoked Reason */
+            revoked_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -3687,6 +3756,12 @@ export interface components {
             role: components["schemas"]["Role"];
             team: components["schemas"]["TeamRef"];
         };
+        /**
+         * MeasuredPer
+         * @description What a figure belongs to: one I/O direction (read, write, trim) or the whole job (CPU).
+         * @enum {string}
+         */
+        MeasuredPer: "direction" | "job";
         /**
          * Medium
          * @description What stores the bytes, as the vendor describes it.
@@ -5025,7 +5100,7 @@ export interface components {
             storage_class_id: number;
             /**
              * Value
-             * @description the promised figure in the trend's unit (IOPS, bytes/s or ns)
+             * @description the promised figure in the trend's unit (IOPS, B/s or ns)
              */
             value: number;
             workload: components["schemas"]["Workload"];
@@ -5385,12 +5460,6 @@ export interface components {
          */
         TrendDirection: "read" | "write" | "trim";
         /**
-         * TrendFigure
-         * @description A figure of one direction of a result (the columns of result_directions).
-         * @enum {string}
-         */
-        TrendFigure: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns";
-        /**
          * TrendOut
          * @description A figure over time for a target and job, oldest first, with the spec line and changes.
          */
@@ -5407,7 +5476,7 @@ export interface components {
             job: string;
             /** Limit */
             limit: number;
-            metric: components["schemas"]["TrendFigure"];
+            metric: components["schemas"]["Figure"];
             /** Points */
             points: components["schemas"]["TrendPoint"][];
             /** @description the target's storage class promise, if it has a class */
@@ -5419,11 +5488,7 @@ export interface components {
              * @description true when older points were left out (only the newest `limit`)
              */
             truncated: boolean;
-            /**
-             * Unit
-             * @description IOPS, bytes/s or ns
-             */
-            unit: string;
+            unit: components["schemas"]["FigureUnit"];
         };
         /**
          * TrendPoint
@@ -6031,7 +6096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Too many attempts from one client for one account in a short time */
+            /** @description Too many attempts from one client, or at one account, in a short time */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6411,7 +6476,7 @@ export interface operations {
                 /** @description what to group by */
                 by: components["schemas"]["GroupBy"];
                 /** @description the figure (CPU figures ignore direction) */
-                figure?: components["schemas"]["CompareFigure"];
+                figure?: "iops" | "bw_bytes" | "lat_mean_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
                 /** @description read, write or trim */
                 direction?: components["schemas"]["CompareDirection"];
                 /** @description only these results (ids separated by commas, at most 200) */
@@ -6476,7 +6541,7 @@ export interface operations {
                 /** @description what to group by */
                 by: components["schemas"]["GroupBy"];
                 /** @description the figure (CPU figures ignore direction) */
-                figure?: components["schemas"]["CompareFigure"];
+                figure?: "iops" | "bw_bytes" | "lat_mean_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
                 /** @description read, write or trim */
                 direction?: components["schemas"]["CompareDirection"];
                 format?: components["schemas"]["ExportFormat"];
@@ -6597,7 +6662,12 @@ export interface operations {
     };
     list_views_api_v1_compare_views_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description rows per page (at most 500) */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6622,7 +6692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description A query parameter this operation does not take */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7023,6 +7093,53 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_figures_api_v1_figures_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FigureList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7456,7 +7573,7 @@ export interface operations {
             query: {
                 target_id: number;
                 job: string;
-                metric?: components["schemas"]["TrendFigure"];
+                metric?: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns";
                 direction?: components["schemas"]["TrendDirection"];
                 fingerprint?: string | null;
                 /** @description newest points to return */
@@ -9994,7 +10111,12 @@ export interface operations {
     };
     list_schedules_api_v1_schedules_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description rows per page (at most 500) */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10019,7 +10141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description A query parameter this operation does not take */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10437,7 +10559,12 @@ export interface operations {
     };
     list_classes_api_v1_storage_classes_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description rows per page (at most 500) */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10462,7 +10589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description A query parameter this operation does not take */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11930,7 +12057,12 @@ export interface operations {
     };
     list_webhooks_api_v1_webhooks_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description rows per page (at most 500) */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11964,7 +12096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description A query parameter this operation does not take */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12277,8 +12409,10 @@ export interface operations {
     list_deliveries_api_v1_webhooks__webhook_id__deliveries_get: {
         parameters: {
             query?: {
-                /** @description deliveries to return, newest first */
+                /** @description rows per page (at most 200) */
                 limit?: number;
+                /** @description rows to skip */
+                offset?: number;
             };
             header?: never;
             path: {
