@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Direction, DirectionName, Result } from "../../../lib/api/types";
 import { formatBandwidth, formatDateTime, formatIops, formatNs } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
-import { FindingsCount, SpecCheckBadges } from "./result-advice";
+import { FindingsCount, SpecCheckBadges } from "../../../components/ui/result-advice";
 import { ResultLabelEditor } from "./result-label-editor";
 import { ResultRowActions } from "./result-row-actions";
 
