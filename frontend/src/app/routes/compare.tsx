@@ -3,56 +3,18 @@ import { useSearchParams } from "react-router";
 import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
 import { useRole } from "../../features/auth/api/get-session";
-import { hasSessionCookie, startEarly } from "../../features/compare/api/early";
-import { useComparison, type ComparisonParams } from "../../features/compare/api/get-comparison";
+import { useComparison } from "../../features/compare/api/get-comparison";
 import { usePreviousComparison } from "../../features/compare/api/get-previous-comparison";
 import { useSavedView } from "../../features/compare/api/get-saved-view";
 import { BaselineSelect, CompareActions } from "../../features/compare/components/compare-actions";
 import { ComparisonTable } from "../../features/compare/components/comparison-table";
 import { FingerprintDifferences } from "../../features/compare/components/fingerprint-differences";
-import { GROUP_DEFAULTS, GroupView } from "../../features/compare/components/group-view";
+import { GroupView } from "../../features/compare/components/group-view";
 import { VerdictList } from "../../features/compare/components/verdict-list";
 import { canWrite } from "../../lib/roles";
 import { usePageTitle } from "../../lib/use-page-title";
-import type { GroupBy } from "../../features/compare/api/get-groups";
-
-/** "3,1,2" → [3, 1, 2]; anything not an id is left out. */
-export function readIds(text: string | null): number[] {
-  const ids = (text ?? "")
-    .split(",")
-    .map((part) => part.trim())
-    .filter((part) => /^\d+$/.test(part))
-    .map(Number)
-    .filter((id) => id > 0);
-  return [...new Set(ids)];
-}
-
-/** The comparison an address asks for: its ids, and the baseline when it is one of them. */
-export function comparisonOf(params: URLSearchParams): ComparisonParams {
-  const ids = readIds(params.get("ids"));
-  const baseline = Number(params.get("baseline"));
-  return { ids, baseline: ids.includes(baseline) ? baseline : undefined };
-}
-
-/** The groups of the chosen results that the page shows first. */
-function groupsFilter(ids: number[]) {
-  return { ids: ids.join(",") };
-}
-
-/**
- * Opened by its address (a permalink, a reload) within a session: the comparison and its groups
- * are asked for now, as the script loads, beside the session check rather than after it.
- */
-export function askEarly(location: Pick<Location, "pathname" | "search">, cookies: string): void {
-  if (location.pathname !== "/compare" || !hasSessionCookie(cookies)) return;
-  const params = new URLSearchParams(location.search);
-  const { ids, baseline } = comparisonOf(params);
-  if (ids.length === 0 || params.has("view") || params.has("previous_run")) return;
-  startEarly("/compare", { ids: ids.join(","), baseline });
-  startEarly("/compare/groups", { ...groupsFilter(ids), ...GROUP_DEFAULTS });
-}
-
-if (typeof window !== "undefined") askEarly(window.location, document.cookie);
+import { GROUP_DEFAULTS, type GroupBy } from "../../features/compare/api/get-groups";
+import { comparisonOf, groupsFilter, readIdParam, readIds } from "../page-params";
 
 function ChooseResults({ onChoose }: { onChoose: (ids: number[]) => void }) {
   const [text, setText] = useState("");
@@ -82,8 +44,7 @@ export function CompareRoute() {
   usePageTitle("Compare");
   const role = useRole();
   const [params, setParams] = useSearchParams();
-  const viewParam = params.get("view");
-  const viewId = viewParam && /^\d+$/.test(viewParam) ? Number(viewParam) : null;
+  const viewId = readIdParam(params, "view");
   const view = useSavedView(viewId);
   const { ids, baseline } = comparisonOf(params);
   const comparison = useComparison({ ids, baseline });
@@ -92,8 +53,7 @@ export function CompareRoute() {
   const groupFilters = useMemo(() => groupsFilter(idsKey ? idsKey.split(",").map(Number) : []), [idsKey]);
 
   // "Compare with the previous run" (/compare?previous_run=<run id>) opens as that comparison's permalink.
-  const previousParam = params.get("previous_run");
-  const previousRun = previousParam && /^\d+$/.test(previousParam) && !params.get("ids") ? Number(previousParam) : null;
+  const previousRun = params.get("ids") ? null : readIdParam(params, "previous_run");
   const previous = usePreviousComparison(previousRun);
   const previousLink = previous.data?.permalink;
   useEffect(() => {

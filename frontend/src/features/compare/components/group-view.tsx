@@ -4,7 +4,7 @@ import { paletteColor, type ChartRow, type SeriesConfig } from "../../../compone
 import { NumCell, NumHeader } from "../../../components/ui/num-cell";
 import { QueryState } from "../../../components/ui/query-state";
 import { formatBytes, formatCount, trimZeros, type ValueUnit } from "../../../lib/format";
-import { groupsExportUrl, useGroups, type Group, type GroupBy, type GroupDirection, type GroupFigure, type GroupsParams, type GroupsView } from "../api/get-groups";
+import { GROUP_DEFAULTS, groupsExportUrl, useGroups, type Group, type GroupBy, type GroupDirection, type GroupFigure, type GroupsParams, type GroupsView } from "../api/get-groups";
 import { figureLabel, formatFigure } from "./figure-format";
 
 export const GROUP_BY_LABELS: Record<GroupBy, string> = {
@@ -19,12 +19,6 @@ export const GROUP_BY_LABELS: Record<GroupBy, string> = {
   iodepth: "I/O depth",
   numjobs: "Jobs",
   rw: "Pattern (rw)",
-};
-/** What the grouped view shows first. */
-export const GROUP_DEFAULTS = { by: "storage_class", figure: "iops", direction: "read" } as const satisfies {
-  by: GroupBy;
-  figure: GroupFigure;
-  direction: GroupDirection;
 };
 const FIGURES: GroupFigure[] = ["iops", "bw_bytes", "lat_mean_ns", "clat_p50_ns", "clat_p99_ns", "clat_p99_9_ns", "cpu_usr_pct", "cpu_sys_pct"];
 const DIRECTIONS: GroupDirection[] = ["read", "write", "trim"];
