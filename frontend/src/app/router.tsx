@@ -5,7 +5,7 @@
 
 import type { QueryClient } from "@tanstack/react-query";
 import type { ComponentType } from "react";
-import { createBrowserRouter, type LoaderFunctionArgs, type RouteObject } from "react-router";
+import { createBrowserRouter, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from "react-router";
 import { listAuditEventsQueryOptions } from "../features/audit/api/list-audit-events";
 import { sessionQueryOptions } from "../features/auth/api/get-session";
 import { comparisonQueryOptions } from "../features/compare/api/get-comparison";
@@ -73,7 +73,7 @@ function signedIn(queryClient: QueryClient): { role: Role | undefined } | null {
 }
 
 /** A loader that starts the queries `startPage` names and returns at once. */
-function pageLoader(queryClient: QueryClient, startPage: (page: PageData) => void) {
+function pageLoader(queryClient: QueryClient, startPage: (page: PageData) => void): LoaderFunction {
   const start: Start = queryClient.prefetchQuery.bind(queryClient);
   return ({ request, params }: LoaderFunctionArgs) => {
     const who = signedIn(queryClient);
@@ -115,11 +115,10 @@ function startHistory({ start, params }: PageData): void {
   if (targetId && /^\d+$/.test(targetId)) start(seriesQueryOptions(Number(targetId)));
 }
 
-/** The pages behind sign-in, each with the queries its loader starts. */
-function appPages(queryClient: QueryClient): RouteObject[] {
-  const load = (startPage: (page: PageData) => void) => pageLoader(queryClient, startPage);
-  const owners = (startPage: (page: PageData) => void) =>
-    load((page) => (isOwner(page.role) ? startPage(page) : undefined));
+type StartPage = (page: PageData) => void;
+
+/** Where benchmarks are set up and run: dashboard, hosts, targets, plans, runs, schedules. */
+function benchPages(load: (startPage: StartPage) => LoaderFunction): RouteObject[] {
   return [
     {
       index: true,
@@ -170,6 +169,21 @@ function appPages(queryClient: QueryClient): RouteObject[] {
         if (runId !== null) start(runQueryOptions(runId));
       }),
     },
+    {
+      path: "schedules",
+      lazy: lazyPage(() => import("./routes/schedules"), (m) => m.SchedulesRoute),
+      loader: load(({ start }) => {
+        start(listSchedulesQueryOptions());
+        start(listPlansQueryOptions());
+        start(listTargetsQueryOptions());
+      }),
+    },
+  ];
+}
+
+/** Where results are read: results, compare, history, regressions. */
+function resultPages(load: (startPage: StartPage) => LoaderFunction): RouteObject[] {
+  return [
     { path: "results", lazy: lazyPage(() => import("./routes/results"), (m) => m.ResultsRoute), loader: load(startResults) },
     { path: "compare", lazy: lazyPage(() => import("./routes/compare"), (m) => m.CompareRoute), loader: load(startCompare) },
     { path: "history", lazy: lazyPage(() => import("./routes/history"), (m) => m.HistoryRoute), loader: load(startHistory) },
@@ -181,15 +195,13 @@ function appPages(queryClient: QueryClient): RouteObject[] {
         start(listTargetsQueryOptions());
       }),
     },
-    {
-      path: "schedules",
-      lazy: lazyPage(() => import("./routes/schedules"), (m) => m.SchedulesRoute),
-      loader: load(({ start }) => {
-        start(listSchedulesQueryOptions());
-        start(listPlansQueryOptions());
-        start(listTargetsQueryOptions());
-      }),
-    },
+  ];
+}
+
+/** The team and its settings; audit, tokens and webhooks are the owners' (others get no queries). */
+function teamPages(load: (startPage: StartPage) => LoaderFunction): RouteObject[] {
+  const owners = (startPage: StartPage) => load((page) => (isOwner(page.role) ? startPage(page) : undefined));
+  return [
     {
       path: "team",
       lazy: lazyPage(() => import("./routes/team"), (m) => m.TeamRoute),
@@ -214,6 +226,16 @@ function appPages(queryClient: QueryClient): RouteObject[] {
       loader: owners(({ start }) => start(listWebhooksQueryOptions())),
     },
     { path: "settings/account", lazy: lazyPage(() => import("./routes/account"), (m) => m.AccountRoute) },
+  ];
+}
+
+/** The pages behind sign-in, each with the queries its loader starts. */
+function appPages(queryClient: QueryClient): RouteObject[] {
+  const load = (startPage: StartPage) => pageLoader(queryClient, startPage);
+  return [
+    ...benchPages(load),
+    ...resultPages(load),
+    ...teamPages(load),
     { path: "*", lazy: lazyPage(() => import("./routes/not-found"), (m) => m.NotFoundRoute) },
   ];
 }

@@ -3,7 +3,7 @@ import { useSearchParams } from "react-router";
 import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
 import { useRole } from "../../features/auth/api/get-session";
-import { useComparison } from "../../features/compare/api/get-comparison";
+import { useComparison, type Comparison } from "../../features/compare/api/get-comparison";
 import { usePreviousComparison } from "../../features/compare/api/get-previous-comparison";
 import { useSavedView } from "../../features/compare/api/get-saved-view";
 import { BaselineSelect, CompareActions } from "../../features/compare/components/compare-actions";
@@ -39,20 +39,14 @@ function ChooseResults({ onChoose }: { onChoose: (ids: number[]) => void }) {
   );
 }
 
-/** Results side by side (/compare?ids=…&baseline=…, a saved view /compare?view=…, or /compare?previous_run=…). */
-export function CompareRoute() {
-  usePageTitle("Compare");
-  const role = useRole();
-  const [params, setParams] = useSearchParams();
+/**
+ * The addresses that stand for a comparison: "compare with the previous run"
+ * (/compare?previous_run=<run id>) opens as that comparison's permalink; a saved comparison
+ * (/compare?view=<id>) as its ids and baseline (the view id stays in the address).
+ */
+function useComparisonAddress(params: URLSearchParams, setParams: ReturnType<typeof useSearchParams>[1]) {
   const viewId = readIdParam(params, "view");
   const view = useSavedView(viewId);
-  const { ids, baseline } = comparisonOf(params);
-  const comparison = useComparison({ ids, baseline });
-  const idsKey = ids.join(",");
-  // The same object while the ids stay: the grouped view (memo) is not redrawn on every render here.
-  const groupFilters = useMemo(() => groupsFilter(idsKey ? idsKey.split(",").map(Number) : []), [idsKey]);
-
-  // "Compare with the previous run" (/compare?previous_run=<run id>) opens as that comparison's permalink.
   const previousRun = params.get("ids") ? null : readIdParam(params, "previous_run");
   const previous = usePreviousComparison(previousRun);
   const previousLink = previous.data?.permalink;
@@ -60,7 +54,6 @@ export function CompareRoute() {
     if (previousLink) setParams(new URLSearchParams(previousLink.split("?")[1] ?? ""), { replace: true });
   }, [previousLink, setParams]);
 
-  // A saved comparison opens as its ids and baseline (the view id stays in the address).
   const saved = view.data;
   useEffect(() => {
     if (saved?.kind === "compare" && !params.get("ids")) {
@@ -75,6 +68,58 @@ export function CompareRoute() {
       );
     }
   }, [saved, params, setParams]);
+  return { viewId, view, previousRun, previous };
+}
+
+/** The comparison itself: baseline and actions, what differs, the figures side by side, the verdicts. */
+function ComparisonSections(props: { comparison: Comparison; canSave: boolean; onBaselineChange: (id: number) => void }) {
+  const { comparison } = props;
+  return (
+    <>
+      <div className="compare-toolbar">
+        <BaselineSelect comparison={comparison} onChange={props.onBaselineChange} />
+        <CompareActions comparison={comparison} canSave={props.canSave} />
+      </div>
+      <section aria-labelledby="differences-heading">
+        <h2 id="differences-heading">What differs</h2>
+        <FingerprintDifferences differences={comparison.differences} sides={comparison.sides} />
+      </section>
+      <section aria-labelledby="figures-heading">
+        <h2 id="figures-heading">Side by side</h2>
+        <ComparisonTable comparison={comparison} />
+      </section>
+      <section aria-labelledby="verdicts-heading">
+        <h2 id="verdicts-heading">Is it real?</h2>
+        <VerdictList comparison={comparison} />
+      </section>
+    </>
+  );
+}
+
+/** A saved grouped view: its filters, grouped by what it was saved with. */
+function SavedGroups({ query }: { query: Record<string, string | undefined> }) {
+  return (
+    <section aria-labelledby="groups-heading">
+      <h2 id="groups-heading">Grouped</h2>
+      <GroupView
+        filters={Object.fromEntries(Object.entries(query).filter(([key]) => !["by", "figure", "direction"].includes(key)))}
+        defaultBy={(query.by as GroupBy | undefined) ?? GROUP_DEFAULTS.by}
+      />
+    </section>
+  );
+}
+
+/** Results side by side (/compare?ids=…&baseline=…, a saved view /compare?view=…, or /compare?previous_run=…). */
+export function CompareRoute() {
+  usePageTitle("Compare");
+  const role = useRole();
+  const [params, setParams] = useSearchParams();
+  const { viewId, view, previousRun, previous } = useComparisonAddress(params, setParams);
+  const { ids, baseline } = comparisonOf(params);
+  const comparison = useComparison({ ids, baseline });
+  const idsKey = ids.join(",");
+  // The same object while the ids stay: the grouped view (memo) is not redrawn on every render here.
+  const groupFilters = useMemo(() => groupsFilter(idsKey ? idsKey.split(",").map(Number) : []), [idsKey]);
 
   function show(nextIds: number[], nextBaseline?: number) {
     setParams((current) => {
@@ -86,6 +131,7 @@ export function CompareRoute() {
     });
   }
 
+  const saved = view.data;
   const savedGroups = saved?.kind === "groups" ? saved.query : null;
   return (
     <>
@@ -97,36 +143,13 @@ export function CompareRoute() {
         </QueryState>
       ) : null}
       {savedGroups ? (
-        <section aria-labelledby="groups-heading">
-          <h2 id="groups-heading">Grouped</h2>
-          <GroupView
-            filters={Object.fromEntries(Object.entries(savedGroups).filter(([key]) => !["by", "figure", "direction"].includes(key)))}
-            defaultBy={(savedGroups.by as GroupBy | undefined) ?? GROUP_DEFAULTS.by}
-          />
-        </section>
+        <SavedGroups query={savedGroups} />
       ) : ids.length === 0 ? (
         viewId === null && previousRun === null ? <ChooseResults onChoose={(chosen) => show(chosen)} /> : null
       ) : (
         <QueryState isPending={comparison.isPending} error={comparison.error} label="the comparison">
           {comparison.data ? (
-            <>
-              <div className="compare-toolbar">
-                <BaselineSelect comparison={comparison.data} onChange={(id) => show(ids, id)} />
-                <CompareActions comparison={comparison.data} canSave={canWrite(role)} />
-              </div>
-              <section aria-labelledby="differences-heading">
-                <h2 id="differences-heading">What differs</h2>
-                <FingerprintDifferences differences={comparison.data.differences} sides={comparison.data.sides} />
-              </section>
-              <section aria-labelledby="figures-heading">
-                <h2 id="figures-heading">Side by side</h2>
-                <ComparisonTable comparison={comparison.data} />
-              </section>
-              <section aria-labelledby="verdicts-heading">
-                <h2 id="verdicts-heading">Is it real?</h2>
-                <VerdictList comparison={comparison.data} />
-              </section>
-            </>
+            <ComparisonSections comparison={comparison.data} canSave={canWrite(role)} onBaselineChange={(id) => show(ids, id)} />
           ) : null}
         </QueryState>
       )}

@@ -34,6 +34,31 @@ export function EnrollmentTokens() {
   );
 }
 
+/** The new token, shown once, with the command that enrolls a host with it. */
+function CreatedEnrollmentToken({ created, onDone }: { created: EnrollmentTokenCreated; onDone: () => void }) {
+  return (
+    <OneTimeSecret
+      title="New enrollment token"
+      label="Enrollment token"
+      value={created.token}
+      copyLabel="Copy token"
+      intro={
+        <>
+          Valid until {formatDateTime(created.expires_at)}
+          {created.uses_left === null ? ", for any number of hosts" : `, for ${created.uses_left} host(s)`}.
+        </>
+      }
+      onDone={onDone}
+    >
+      <p className="field-label">
+        On each new host, as root (replace &lt;DIRECTORY&gt; with the directory the worker may benchmark; the host
+        takes the machine&apos;s name):
+      </p>
+      <CommandBlock label="Enrollment command" command={created.command} copyLabel="Copy command" />
+    </OneTimeSecret>
+  );
+}
+
 function NewEnrollmentToken() {
   const [name, setName] = useState("");
   const [hours, setHours] = useState("24");
@@ -62,28 +87,13 @@ function NewEnrollmentToken() {
 
   if (created) {
     return (
-      <OneTimeSecret
-        title="New enrollment token"
-        label="Enrollment token"
-        value={created.token}
-        copyLabel="Copy token"
-        intro={
-          <>
-            Valid until {formatDateTime(created.expires_at)}
-            {created.uses_left === null ? ", for any number of hosts" : `, for ${created.uses_left} host(s)`}.
-          </>
-        }
+      <CreatedEnrollmentToken
+        created={created}
         onDone={() => {
           setCreated(null);
           createMutation.reset();
         }}
-      >
-        <p className="field-label">
-          On each new host, as root (replace &lt;DIRECTORY&gt; with the directory the worker may benchmark; the host
-          takes the machine&apos;s name):
-        </p>
-        <CommandBlock label="Enrollment command" command={created.command} copyLabel="Copy command" />
-      </OneTimeSecret>
+      />
     );
   }
   return (
