@@ -12,7 +12,7 @@ export npm_config_fund := false
 export npm_config_update_notifier := false
 
 FRONTEND_SOURCES := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
-	$(wildcard frontend/index.html frontend/vite.config.ts frontend/tsconfig*.json)
+	$(wildcard frontend/index.html frontend/vite.config.ts frontend/build-checks.ts frontend/bundle-budget.ts frontend/tsconfig*.json)
 
 .PHONY: help up test lint api-types test-python test-fio test-protocol test-backend test-worker test-cli test-frontend test-e2e \
 	deps python-deps frontend-deps frontend-build e2e-deps system-packages test-packages services bench prod-check clean

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { NavLink, Outlet, useLocation } from "react-router";
+import { NavLink, Outlet, useLocation, useNavigation } from "react-router";
 import { ApiErrorAlert } from "../components/ui/api-error-alert";
 import { useSession } from "../features/auth/api/get-session";
 import { useLogout } from "../features/auth/api/logout";
@@ -34,6 +34,8 @@ export function AppShell() {
   const owner = isOwner(session?.role);
   // Narrow screens: the navigation folds behind a menu button, and folds again after a choice.
   const { pathname } = useLocation();
+  // While the next page's code loads, the current one stays, marked busy.
+  const loading = useNavigation().state === "loading";
   const [menu, setMenu] = useState({ open: false, at: pathname });
   const menuOpen = menu.open && menu.at === pathname;
   return (
@@ -93,7 +95,7 @@ export function AppShell() {
         {logoutMutation.error ? <ApiErrorAlert error={logoutMutation.error} title="Could not sign out" /> : null}
       </header>
       {/* Keyed by team: a switch starts every page afresh, one-time secrets and drafts included. */}
-      <main id="main" className="page" key={session?.team.id}>
+      <main id="main" className="page" key={session?.team.id} aria-busy={loading}>
         <Outlet />
       </main>
       <footer className="footer muted small">

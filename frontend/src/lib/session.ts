@@ -49,3 +49,12 @@ export function forgetSession(client: QueryClient): void {
   client.setQueryData<Session | null>(SESSION_QUERY_KEY, null);
   client.removeQueries({ predicate: (query) => !isSessionQuery(query) });
 }
+
+/**
+ * Whether the browser holds a session, before the server has said so: its CSRF cookie (readable,
+ * unlike the HttpOnly session cookie) is set. A page opened by its address asks for its data at
+ * once on this guess, beside the session check, instead of after it.
+ */
+export function hasSessionCookie(cookies: string = document.cookie): boolean {
+  return cookies.split(";").some((cookie) => cookie.trim().startsWith("storbench_csrf="));
+}

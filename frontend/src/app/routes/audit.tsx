@@ -9,8 +9,8 @@ import { useRole } from "../../features/auth/api/get-session";
 import { isOwner } from "../../lib/roles";
 import { Pager } from "../../components/ui/pager";
 import { usePageTitle } from "../../lib/use-page-title";
+import { AUDIT_PAGE_SIZE, auditQuery } from "../page-params";
 
-const PAGE_SIZE = 50;
 
 export function AuditRoute() {
   usePageTitle("Audit log");
@@ -27,8 +27,9 @@ export function AuditRoute() {
 function AuditLog() {
   const [params, setParams] = useSearchParams();
   const action = params.get("action") ?? "";
-  const offset = Math.max(0, Number(params.get("offset")) || 0);
-  const events = useAuditEvents({ action: action || undefined, limit: PAGE_SIZE, offset });
+  const query = auditQuery(params);
+  const offset = query.offset ?? 0;
+  const events = useAuditEvents(query);
   const total = events.data?.total ?? 0;
   const actions: string[] = [...AUDIT_ACTIONS];
   if (action && !actions.includes(action)) actions.push(action);
@@ -60,7 +61,7 @@ function AuditLog() {
         <Pager
           label="Audit log pages"
           offset={offset}
-          pageSize={PAGE_SIZE}
+          pageSize={AUDIT_PAGE_SIZE}
           total={total}
           onOffsetChange={(o) => update({ offset: o })}
         />

@@ -3,56 +3,18 @@ import { useSearchParams } from "react-router";
 import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
 import { useRole } from "../../features/auth/api/get-session";
-import { hasSessionCookie, startEarly } from "../../features/compare/api/early";
-import { useComparison, type ComparisonParams } from "../../features/compare/api/get-comparison";
+import { useComparison, type Comparison } from "../../features/compare/api/get-comparison";
 import { usePreviousComparison } from "../../features/compare/api/get-previous-comparison";
 import { useSavedView } from "../../features/compare/api/get-saved-view";
 import { BaselineSelect, CompareActions } from "../../features/compare/components/compare-actions";
 import { ComparisonTable } from "../../features/compare/components/comparison-table";
 import { FingerprintDifferences } from "../../features/compare/components/fingerprint-differences";
-import { GROUP_DEFAULTS, GroupView } from "../../features/compare/components/group-view";
+import { GroupView } from "../../features/compare/components/group-view";
 import { VerdictList } from "../../features/compare/components/verdict-list";
 import { canWrite } from "../../lib/roles";
 import { usePageTitle } from "../../lib/use-page-title";
-import type { GroupBy } from "../../features/compare/api/get-groups";
-
-/** "3,1,2" → [3, 1, 2]; anything not an id is left out. */
-export function readIds(text: string | null): number[] {
-  const ids = (text ?? "")
-    .split(",")
-    .map((part) => part.trim())
-    .filter((part) => /^\d+$/.test(part))
-    .map(Number)
-    .filter((id) => id > 0);
-  return [...new Set(ids)];
-}
-
-/** The comparison an address asks for: its ids, and the baseline when it is one of them. */
-export function comparisonOf(params: URLSearchParams): ComparisonParams {
-  const ids = readIds(params.get("ids"));
-  const baseline = Number(params.get("baseline"));
-  return { ids, baseline: ids.includes(baseline) ? baseline : undefined };
-}
-
-/** The groups of the chosen results that the page shows first. */
-function groupsFilter(ids: number[]) {
-  return { ids: ids.join(",") };
-}
-
-/**
- * Opened by its address (a permalink, a reload) within a session: the comparison and its groups
- * are asked for now, as the script loads, beside the session check rather than after it.
- */
-export function askEarly(location: Pick<Location, "pathname" | "search">, cookies: string): void {
-  if (location.pathname !== "/compare" || !hasSessionCookie(cookies)) return;
-  const params = new URLSearchParams(location.search);
-  const { ids, baseline } = comparisonOf(params);
-  if (ids.length === 0 || params.has("view") || params.has("previous_run")) return;
-  startEarly("/compare", { ids: ids.join(","), baseline });
-  startEarly("/compare/groups", { ...groupsFilter(ids), ...GROUP_DEFAULTS });
-}
-
-if (typeof window !== "undefined") askEarly(window.location, document.cookie);
+import { GROUP_DEFAULTS, type GroupBy } from "../../features/compare/api/get-groups";
+import { comparisonOf, groupsFilter, readIdParam, readIds } from "../page-params";
 
 function ChooseResults({ onChoose }: { onChoose: (ids: number[]) => void }) {
   const [text, setText] = useState("");
@@ -77,30 +39,21 @@ function ChooseResults({ onChoose }: { onChoose: (ids: number[]) => void }) {
   );
 }
 
-/** Results side by side (/compare?ids=…&baseline=…, a saved view /compare?view=…, or /compare?previous_run=…). */
-export function CompareRoute() {
-  usePageTitle("Compare");
-  const role = useRole();
-  const [params, setParams] = useSearchParams();
-  const viewParam = params.get("view");
-  const viewId = viewParam && /^\d+$/.test(viewParam) ? Number(viewParam) : null;
+/**
+ * The addresses that stand for a comparison: "compare with the previous run"
+ * (/compare?previous_run=<run id>) opens as that comparison's permalink; a saved comparison
+ * (/compare?view=<id>) as its ids and baseline (the view id stays in the address).
+ */
+function useComparisonAddress(params: URLSearchParams, setParams: ReturnType<typeof useSearchParams>[1]) {
+  const viewId = readIdParam(params, "view");
   const view = useSavedView(viewId);
-  const { ids, baseline } = comparisonOf(params);
-  const comparison = useComparison({ ids, baseline });
-  const idsKey = ids.join(",");
-  // The same object while the ids stay: the grouped view (memo) is not redrawn on every render here.
-  const groupFilters = useMemo(() => groupsFilter(idsKey ? idsKey.split(",").map(Number) : []), [idsKey]);
-
-  // "Compare with the previous run" (/compare?previous_run=<run id>) opens as that comparison's permalink.
-  const previousParam = params.get("previous_run");
-  const previousRun = previousParam && /^\d+$/.test(previousParam) && !params.get("ids") ? Number(previousParam) : null;
+  const previousRun = params.get("ids") ? null : readIdParam(params, "previous_run");
   const previous = usePreviousComparison(previousRun);
   const previousLink = previous.data?.permalink;
   useEffect(() => {
     if (previousLink) setParams(new URLSearchParams(previousLink.split("?")[1] ?? ""), { replace: true });
   }, [previousLink, setParams]);
 
-  // A saved comparison opens as its ids and baseline (the view id stays in the address).
   const saved = view.data;
   useEffect(() => {
     if (saved?.kind === "compare" && !params.get("ids")) {
@@ -115,6 +68,58 @@ export function CompareRoute() {
       );
     }
   }, [saved, params, setParams]);
+  return { viewId, view, previousRun, previous };
+}
+
+/** The comparison itself: baseline and actions, what differs, the figures side by side, the verdicts. */
+function ComparisonSections(props: { comparison: Comparison; canSave: boolean; onBaselineChange: (id: number) => void }) {
+  const { comparison } = props;
+  return (
+    <>
+      <div className="compare-toolbar">
+        <BaselineSelect comparison={comparison} onChange={props.onBaselineChange} />
+        <CompareActions comparison={comparison} canSave={props.canSave} />
+      </div>
+      <section aria-labelledby="differences-heading">
+        <h2 id="differences-heading">What differs</h2>
+        <FingerprintDifferences differences={comparison.differences} sides={comparison.sides} />
+      </section>
+      <section aria-labelledby="figures-heading">
+        <h2 id="figures-heading">Side by side</h2>
+        <ComparisonTable comparison={comparison} />
+      </section>
+      <section aria-labelledby="verdicts-heading">
+        <h2 id="verdicts-heading">Is it real?</h2>
+        <VerdictList comparison={comparison} />
+      </section>
+    </>
+  );
+}
+
+/** A saved grouped view: its filters, grouped by what it was saved with. */
+function SavedGroups({ query }: { query: Record<string, string | undefined> }) {
+  return (
+    <section aria-labelledby="groups-heading">
+      <h2 id="groups-heading">Grouped</h2>
+      <GroupView
+        filters={Object.fromEntries(Object.entries(query).filter(([key]) => !["by", "figure", "direction"].includes(key)))}
+        defaultBy={(query.by as GroupBy | undefined) ?? GROUP_DEFAULTS.by}
+      />
+    </section>
+  );
+}
+
+/** Results side by side (/compare?ids=…&baseline=…, a saved view /compare?view=…, or /compare?previous_run=…). */
+export function CompareRoute() {
+  usePageTitle("Compare");
+  const role = useRole();
+  const [params, setParams] = useSearchParams();
+  const { viewId, view, previousRun, previous } = useComparisonAddress(params, setParams);
+  const { ids, baseline } = comparisonOf(params);
+  const comparison = useComparison({ ids, baseline });
+  const idsKey = ids.join(",");
+  // The same object while the ids stay: the grouped view (memo) is not redrawn on every render here.
+  const groupFilters = useMemo(() => groupsFilter(idsKey ? idsKey.split(",").map(Number) : []), [idsKey]);
 
   function show(nextIds: number[], nextBaseline?: number) {
     setParams((current) => {
@@ -126,6 +131,7 @@ export function CompareRoute() {
     });
   }
 
+  const saved = view.data;
   const savedGroups = saved?.kind === "groups" ? saved.query : null;
   return (
     <>
@@ -137,36 +143,13 @@ export function CompareRoute() {
         </QueryState>
       ) : null}
       {savedGroups ? (
-        <section aria-labelledby="groups-heading">
-          <h2 id="groups-heading">Grouped</h2>
-          <GroupView
-            filters={Object.fromEntries(Object.entries(savedGroups).filter(([key]) => !["by", "figure", "direction"].includes(key)))}
-            defaultBy={(savedGroups.by as GroupBy | undefined) ?? GROUP_DEFAULTS.by}
-          />
-        </section>
+        <SavedGroups query={savedGroups} />
       ) : ids.length === 0 ? (
         viewId === null && previousRun === null ? <ChooseResults onChoose={(chosen) => show(chosen)} /> : null
       ) : (
         <QueryState isPending={comparison.isPending} error={comparison.error} label="the comparison">
           {comparison.data ? (
-            <>
-              <div className="compare-toolbar">
-                <BaselineSelect comparison={comparison.data} onChange={(id) => show(ids, id)} />
-                <CompareActions comparison={comparison.data} canSave={canWrite(role)} />
-              </div>
-              <section aria-labelledby="differences-heading">
-                <h2 id="differences-heading">What differs</h2>
-                <FingerprintDifferences differences={comparison.data.differences} sides={comparison.data.sides} />
-              </section>
-              <section aria-labelledby="figures-heading">
-                <h2 id="figures-heading">Side by side</h2>
-                <ComparisonTable comparison={comparison.data} />
-              </section>
-              <section aria-labelledby="verdicts-heading">
-                <h2 id="verdicts-heading">Is it real?</h2>
-                <VerdictList comparison={comparison.data} />
-              </section>
-            </>
+            <ComparisonSections comparison={comparison.data} canSave={canWrite(role)} onBaselineChange={(id) => show(ids, id)} />
           ) : null}
         </QueryState>
       )}

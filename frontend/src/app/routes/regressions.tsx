@@ -4,13 +4,13 @@ import { PageHeader } from "../../components/ui/page-header";
 import { Pager } from "../../components/ui/pager";
 import { QueryState } from "../../components/ui/query-state";
 import { useRole } from "../../features/auth/api/get-session";
-import { useRegressions, type RegressionParams } from "../../features/history/api/list-regressions";
+import { useRegressions } from "../../features/history/api/list-regressions";
 import { ChangePointTable } from "../../features/history/components/change-point-table";
 import { useTargets } from "../../features/targets/api/list-targets";
 import { canWrite } from "../../lib/roles";
 import { usePageTitle } from "../../lib/use-page-title";
+import { REGRESSIONS_PAGE_SIZE, regressionsQuery } from "../page-params";
 
-const PAGE_SIZE = 50;
 const STATES = ["unacknowledged", "acknowledged"] as const;
 const KINDS = ["regression", "improvement"] as const;
 
@@ -21,13 +21,8 @@ export function RegressionsRoute() {
   const [params, setParams] = useSearchParams();
   const state = params.get("state") ?? "";
   const kind = params.get("kind") ?? "";
-  const offset = Math.max(0, Number(params.get("offset")) || 0);
-  const query: RegressionParams = {
-    acknowledged: state === "" ? undefined : state === "acknowledged",
-    kind: kind === "regression" || kind === "improvement" ? kind : undefined,
-    limit: PAGE_SIZE,
-    offset,
-  };
+  const query = regressionsQuery(params);
+  const offset = query.offset ?? 0;
   const changes = useRegressions(query);
   const targets = useTargets();
   const targetNames = new Map((targets.data?.items ?? []).map((t) => [t.id, t.name]));
@@ -67,7 +62,7 @@ export function RegressionsRoute() {
         <Pager
           label="Change pages"
           offset={offset}
-          pageSize={PAGE_SIZE}
+          pageSize={REGRESSIONS_PAGE_SIZE}
           total={changes.data?.total ?? 0}
           onOffsetChange={(o) => set("offset", o > 0 ? String(o) : "")}
         />

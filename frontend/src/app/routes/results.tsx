@@ -13,31 +13,9 @@ import { ResultsSelectionBar } from "../../features/results/components/results-s
 import { ResultsTable } from "../../features/results/components/results-table";
 import { useResultSelection } from "../../features/results/hooks/use-result-selection";
 import { useTargets } from "../../features/targets/api/list-targets";
-import type { ResultListParams } from "../../lib/api/types";
 import { canWrite, isOwner } from "../../lib/roles";
 import { usePageTitle } from "../../lib/use-page-title";
-
-const PAGE_SIZE = 50;
-/** The chart compares up to this many of the filtered results (the server's page limit). */
-const CHART_LIMIT = 1000;
-
-function readFilters(params: URLSearchParams): ResultFilterValues {
-  const origin = params.get("origin");
-  const targetId = params.get("target_id") ?? "";
-  return {
-    storageClass: params.get("storage_class") ?? "",
-    targetId: /^\d+$/.test(targetId) ? targetId : "",
-    origin: origin === "measured" || origin === "imported" ? origin : "",
-  };
-}
-
-function toQuery(filters: ResultFilterValues): ResultListParams {
-  return {
-    storage_class: filters.storageClass || undefined,
-    target_id: filters.targetId ? Number(filters.targetId) : undefined,
-    imported: filters.origin === "" ? undefined : filters.origin === "imported",
-  };
-}
+import { RESULTS_CHART_LIMIT, RESULTS_PAGE_SIZE, readResultFilters, resultsQuery } from "../page-params";
 
 const PARAM_OF: Record<keyof ResultFilterValues, string> = {
   storageClass: "storage_class",
@@ -45,21 +23,47 @@ const PARAM_OF: Record<keyof ResultFilterValues, string> = {
   origin: "origin",
 };
 
+/**
+ * Keyset pages, walked from the newest: the cursor lives in the address, the cursors of the pages
+ * before this one in a trail. A page opened from a link is not anchored: where it stands among the
+ * pages stays unknown (null).
+ */
+function useCursorPages(params: URLSearchParams, setParams: ReturnType<typeof useSearchParams>[1]) {
+  const cursor = params.get("cursor") ?? "";
+  const [trail, setTrail] = useState({ before: [] as string[], at: "", anchored: true });
+  const pageIndex = cursor === "" ? 0 : trail.at === cursor && trail.anchored ? trail.before.length : null;
+
+  function goTo(nextCursor: string, before: string[], anchored = true) {
+    setTrail({ before, at: nextCursor, anchored });
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (nextCursor) next.set("cursor", nextCursor);
+      else next.delete("cursor");
+      return next;
+    });
+  }
+  return {
+    cursor,
+    pageIndex,
+    newest: () => goTo("", []),
+    newer: () => goTo(trail.before.at(-1) ?? "", trail.before.slice(0, -1)),
+    older: (nextCursor: string | null | undefined) => {
+      if (nextCursor) goTo(nextCursor, [...trail.before, cursor], pageIndex !== null);
+    },
+  };
+}
+
 /** The team's result history (filters and page in the URL), its comparison chart, and imports. */
 export function ResultsRoute() {
   usePageTitle("Results");
   const role = useRole();
   const selection = useResultSelection();
   const [params, setParams] = useSearchParams();
-  const filters = readFilters(params);
-  const cursor = params.get("cursor") ?? "";
-  // The cursors of the pages before this one (keyset pages can only be walked from the newest).
-  // A page opened from a link is not anchored: where it stands among the pages stays unknown (null).
-  const [trail, setTrail] = useState({ before: [] as string[], at: "", anchored: true });
-  const pageIndex = cursor === "" ? 0 : trail.at === cursor && trail.anchored ? trail.before.length : null;
-  const query = toQuery(filters);
-  const results = useResults({ ...query, limit: PAGE_SIZE, cursor: cursor || undefined });
-  const chartResults = useResults({ ...query, limit: CHART_LIMIT });
+  const filters = readResultFilters(params);
+  const pages = useCursorPages(params, setParams);
+  const query = resultsQuery(filters);
+  const results = useResults({ ...query, limit: RESULTS_PAGE_SIZE, cursor: pages.cursor || undefined });
+  const chartResults = useResults({ ...query, limit: RESULTS_CHART_LIMIT });
   const targets = useTargets();
   const targetItems = targets.data?.items ?? [];
   const storageClasses = [
@@ -81,21 +85,6 @@ export function ResultsRoute() {
       }),
     [setParams],
   );
-
-  function goTo(nextCursor: string, before: string[], anchored = true) {
-    setTrail({ before, at: nextCursor, anchored });
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (nextCursor) next.set("cursor", nextCursor);
-      else next.delete("cursor");
-      return next;
-    });
-  }
-
-  function older() {
-    const nextCursor = results.data?.next_cursor;
-    if (nextCursor) goTo(nextCursor, [...trail.before, cursor], pageIndex !== null);
-  }
 
   return (
     <>
@@ -123,15 +112,15 @@ export function ResultsRoute() {
                 }}
               />
               <ResultsPager
-                pageIndex={pageIndex}
-                pageSize={PAGE_SIZE}
+                pageIndex={pages.pageIndex}
+                pageSize={RESULTS_PAGE_SIZE}
                 shown={results.data?.items.length ?? 0}
                 total={results.data?.total ?? 0}
                 totalIsEstimate={results.data?.total_is_estimate ?? false}
                 hasOlder={Boolean(results.data?.next_cursor)}
-                onNewest={() => goTo("", [])}
-                onNewer={() => goTo(trail.before.at(-1) ?? "", trail.before.slice(0, -1))}
-                onOlder={older}
+                onNewest={pages.newest}
+                onNewer={pages.newer}
+                onOlder={() => pages.older(results.data?.next_cursor)}
               />
             </QueryState>
           </section>

@@ -7,26 +7,22 @@ import { useRole } from "../../features/auth/api/get-session";
 import { QueryState } from "../../components/ui/query-state";
 import { useRuns } from "../../features/runs/api/list-runs";
 import { RunsTable } from "../../features/runs/components/runs-table";
-import type { RunStatus } from "../../lib/api/types";
 import { canWrite } from "../../lib/roles";
 import { RUN_STATUSES } from "../../lib/status";
+import { RUNS_PAGE_SIZE, runsListParams } from "../page-params";
 import { StartRunPanel } from "./start-run-panel";
 import { Pager } from "../../components/ui/pager";
 import { FormField } from "../../components/ui/form-field";
 import { useDebounced } from "../../lib/use-debounced";
 import { usePageTitle } from "../../lib/use-page-title";
 
-const PAGE_SIZE = 50;
-
 export function RunsRoute() {
   usePageTitle("Runs");
   const role = useRole();
   const [params, setParams] = useSearchParams();
-  const statusParam = params.get("status");
-  const status = RUN_STATUSES.includes(statusParam as RunStatus) ? (statusParam as RunStatus) : undefined;
-  const offset = Math.max(0, Number(params.get("offset")) || 0);
-  const label = params.get("label")?.trim() || undefined;
-  const runs = useRuns({ status, label, limit: PAGE_SIZE, offset });
+  const query = runsListParams(params);
+  const { status, label, offset = 0 } = query;
+  const runs = useRuns(query);
   const total = runs.data?.total ?? 0;
 
   function update(next: { status?: string; offset?: number; label?: string }) {
@@ -68,7 +64,7 @@ export function RunsRoute() {
           <Pager
             label="Run pages"
             offset={offset}
-            pageSize={PAGE_SIZE}
+            pageSize={RUNS_PAGE_SIZE}
             total={total}
             onOffsetChange={(o) => update({ offset: o })}
           />

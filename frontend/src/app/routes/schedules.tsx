@@ -2,9 +2,11 @@ import { PageHeader } from "../../components/ui/page-header";
 import { QueryState } from "../../components/ui/query-state";
 import { ViewerNote } from "../../components/ui/viewer-note";
 import { useRole } from "../../features/auth/api/get-session";
+import { usePlans } from "../../features/plans/api/list-plans";
 import { useSchedules } from "../../features/schedules/api/list-schedules";
 import { NewScheduleForm } from "../../features/schedules/components/new-schedule-form";
 import { SchedulesTable } from "../../features/schedules/components/schedules-table";
+import { useTargets } from "../../features/targets/api/list-targets";
 import { canWrite } from "../../lib/roles";
 import { usePageTitle } from "../../lib/use-page-title";
 
@@ -12,6 +14,8 @@ export function SchedulesRoute() {
   usePageTitle("Schedules");
   const writer = canWrite(useRole());
   const schedules = useSchedules();
+  const plans = usePlans();
+  const targets = useTargets();
   const items = schedules.data?.items ?? [];
   return (
     <>
@@ -32,7 +36,7 @@ export function SchedulesRoute() {
             <SchedulesTable schedules={items} canEdit={writer} />
           </QueryState>
         </section>
-        {writer ? <NewScheduleForm /> : <ViewerNote action="create schedules" />}
+        {writer ? <NewScheduleForm plans={plans.data?.items ?? []} targets={targets.data?.items ?? []} /> : <ViewerNote action="create schedules" />}
       </div>
     </>
   );

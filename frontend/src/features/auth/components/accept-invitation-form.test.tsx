@@ -40,7 +40,7 @@ describe("invitation acceptance", () => {
     const api = installFakeApi(acceptRoutes());
     const { user } = renderApp("/invite/inv_abcdefghijkl");
 
-    expect(screen.getByLabelText("Password")).toHaveAccessibleDescription("At least 10 characters.");
+    expect(await screen.findByLabelText("Password")).toHaveAccessibleDescription("At least 10 characters.");
     await join(user);
 
     expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();

@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest, apiUrl } from "../../../lib/api-client";
 import type { Schema } from "../../../lib/api/types";
-import { takeEarly } from "./early";
 
 export type Comparison = Schema<"ComparisonOut">;
 export type ComparisonSide = Schema<"SideOut">;
@@ -23,8 +22,7 @@ function query({ ids, baseline }: ComparisonParams) {
 export function comparisonQueryOptions(params: ComparisonParams) {
   return queryOptions({
     queryKey: ["compare", "sides", query(params)],
-    // The first ask takes the answer the page's address started early (./early), if any.
-    queryFn: ({ signal }) => takeEarly<Comparison>("/compare", query(params)) ?? apiRequest<Comparison>("/compare", { query: query(params), signal }),
+    queryFn: ({ signal }) => apiRequest<Comparison>("/compare", { query: query(params), signal }),
     enabled: params.ids.length > 0,
   });
 }

@@ -1,7 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest, apiUrl } from "../../../lib/api-client";
 import type { QueryOf, Schema } from "../../../lib/api/types";
-import { takeEarly } from "./early";
 
 export type GroupsView = Schema<"GroupsOut">;
 export type Group = Schema<"GroupOut">;
@@ -10,11 +9,18 @@ export type GroupBy = GroupsParams["by"];
 export type GroupFigure = NonNullable<GroupsParams["figure"]>;
 export type GroupDirection = NonNullable<GroupsParams["direction"]>;
 
+/** What the grouped view shows first. */
+export const GROUP_DEFAULTS = { by: "storage_class", figure: "iops", direction: "read" } as const satisfies {
+  by: GroupBy;
+  figure: GroupFigure;
+  direction: GroupDirection;
+};
+
 /** GET /compare/groups: results grouped by one property, never mixing job shapes. */
 export function groupsQueryOptions(params: GroupsParams) {
   return queryOptions({
     queryKey: ["compare", "groups", params],
-    queryFn: ({ signal }) => takeEarly<GroupsView>("/compare/groups", { ...params }) ?? apiRequest<GroupsView>("/compare/groups", { query: { ...params }, signal }),
+    queryFn: ({ signal }) => apiRequest<GroupsView>("/compare/groups", { query: { ...params }, signal }),
     placeholderData: keepPreviousData,
   });
 }

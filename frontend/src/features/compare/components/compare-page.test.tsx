@@ -2,10 +2,9 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Schema } from "../../../lib/api/types";
 import { fakeRoutes, installFakeApi } from "../../../test/fake-api";
-import { shellRoutes } from "../../../test/factories";
-import { renderApp } from "../../../test/render-app";
-import { askEarly } from "../../../app/routes/compare";
-import { forgetEarly, hasSessionCookie } from "../api/early";
+import { shellRoutes, signedOutRoutes } from "../../../test/factories";
+import { createTestQueryClient, renderApp } from "../../../test/render-app";
+import { SESSION_QUERY_KEY, hasSessionCookie } from "../../../lib/session";
 import { groupChart, shapeLabel } from "./group-view";
 
 type Comparison = Schema<"ComparisonOut">;
@@ -226,16 +225,21 @@ describe("compare page", { timeout: 30_000 }, () => {
   });
 
   it("asks for a comparison opened by its address beside the session check, and only once", async () => {
-    const api = installFakeApi(routes());
-    const address = "/compare?ids=1,2,3,4,5,6&baseline=1";
-    askEarly({ pathname: "/compare", search: "?ids=1,2,3,4,5,6&baseline=1" }, "theme=dark; storbench_csrf=abc");
-    renderApp(address);
+    document.cookie = "storbench_csrf=abc";
+    const queryClient = createTestQueryClient();
+    const sessionKnownWhenAsked: boolean[] = [];
+    const api = installFakeApi({
+      ...routes(),
+      "GET /api/v1/compare": () => {
+        sessionKnownWhenAsked.push(queryClient.getQueryData(SESSION_QUERY_KEY) !== undefined);
+        return { body: makeComparison() };
+      },
+    });
+    renderApp("/compare?ids=1,2,3,4,5,6&baseline=1", queryClient);
     await screen.findByRole("table", { name: "Figures side by side" }, { timeout: 8_000 });
     await screen.findByRole("table", { name: "Groups" }, { timeout: 8_000 });
-    const asked = api.calls.map((call) => `${call.method} ${call.path}`);
-    // Asked before the session's answer was known, not after it.
-    expect(asked.indexOf("GET /api/v1/compare")).toBeLessThan(asked.indexOf("GET /api/v1/auth/status"));
-    expect(asked.indexOf("GET /api/v1/compare/groups")).toBeLessThan(asked.indexOf("GET /api/v1/auth/status"));
+    // Asked by the route's loader before the session's answer was known, not after it.
+    expect(sessionKnownWhenAsked).toEqual([false]);
     expect(api.callsTo("GET /api/v1/compare")).toHaveLength(1);
     expect(api.callsTo("GET /api/v1/compare/groups")).toHaveLength(1);
     expect(api.callsTo("GET /api/v1/compare")[0]?.query.get("baseline")).toBe("1");
@@ -245,16 +249,14 @@ describe("compare page", { timeout: 30_000 }, () => {
       figure: "iops",
       direction: "read",
     });
-    forgetEarly();
+    document.cookie = "storbench_csrf=; expires=Thu, 01 Jan 1970 00:00:00 GMT";
   });
 
-  it("asks nothing early without a session, nor for a saved view or another page", () => {
-    const api = installFakeApi(routes());
-    askEarly({ pathname: "/compare", search: "?ids=1,2" }, "theme=dark");
-    askEarly({ pathname: "/compare", search: "?view=5&ids=1,2" }, "storbench_csrf=abc");
-    askEarly({ pathname: "/results", search: "?ids=1,2" }, "storbench_csrf=abc");
-    askEarly({ pathname: "/compare", search: "" }, "storbench_csrf=abc");
-    expect(api.calls).toHaveLength(0);
+  it("asks for nothing but the session without a session cookie, and signs in first", async () => {
+    const api = installFakeApi({ ...routes(), ...signedOutRoutes() });
+    renderApp("/compare?ids=1,2");
+    expect(await screen.findByRole("button", { name: "Sign in" }, { timeout: 8_000 })).toBeInTheDocument();
+    expect(api.callsTo("GET /api/v1/compare")).toHaveLength(0);
     expect(hasSessionCookie("a=1; storbench_csrf=x")).toBe(true);
     expect(hasSessionCookie("not_storbench_csrf=x")).toBe(false);
   });

@@ -5,7 +5,7 @@ import { NumCell, NumHeader } from "../../../components/ui/num-cell";
 import { QueryState } from "../../../components/ui/query-state";
 import { COMPARED_FIGURES, figureLabel } from "../../../lib/figures";
 import { formatBytes, formatCount, formatValue, trimZeros } from "../../../lib/format";
-import { groupsExportUrl, useGroups, type Group, type GroupBy, type GroupDirection, type GroupFigure, type GroupsParams, type GroupsView } from "../api/get-groups";
+import { GROUP_DEFAULTS, groupsExportUrl, useGroups, type Group, type GroupBy, type GroupDirection, type GroupFigure, type GroupsParams, type GroupsView } from "../api/get-groups";
 
 export const GROUP_BY_LABELS: Record<GroupBy, string> = {
   storage_class: "Storage class",
@@ -19,12 +19,6 @@ export const GROUP_BY_LABELS: Record<GroupBy, string> = {
   iodepth: "I/O depth",
   numjobs: "Jobs",
   rw: "Pattern (rw)",
-};
-/** What the grouped view shows first. */
-export const GROUP_DEFAULTS = { by: "storage_class", figure: "iops", direction: "read" } as const satisfies {
-  by: GroupBy;
-  figure: GroupFigure;
-  direction: GroupDirection;
 };
 const FIGURES = COMPARED_FIGURES as readonly GroupFigure[];
 const DIRECTIONS: GroupDirection[] = ["read", "write", "trim"];

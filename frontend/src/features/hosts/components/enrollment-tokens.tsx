@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { CommandBlock } from "../../../components/ui/command-block";
+import { CredentialTable, DateTime, LastUsed } from "../../../components/ui/credential-table";
 import { FormField } from "../../../components/ui/form-field";
 import { OneTimeSecret } from "../../../components/ui/one-time-secret";
 import { QueryState } from "../../../components/ui/query-state";
@@ -8,8 +9,7 @@ import { StatusBadge } from "../../../components/ui/status-badge";
 import { fieldErrors } from "../../../lib/api-client";
 import type { EnrollmentToken, EnrollmentTokenCreated } from "../../../lib/api/types";
 import { credentialStatus } from "../../../lib/credential-status";
-import { formatDateTime, formatRelativeTime } from "../../../lib/format";
-import { useNow } from "../../../lib/use-now";
+import { formatDateTime } from "../../../lib/format";
 import { useCreateEnrollmentToken } from "../api/create-enrollment-token";
 import { useEnrollmentTokens } from "../api/list-enrollment-tokens";
 import { useRevokeEnrollmentToken } from "../api/revoke-enrollment-token";
@@ -31,6 +31,31 @@ export function EnrollmentTokens() {
         <EnrollmentTokensTable tokens={tokens.data?.items ?? []} />
       </QueryState>
     </section>
+  );
+}
+
+/** The new token, shown once, with the command that enrolls a host with it. */
+function CreatedEnrollmentToken({ created, onDone }: { created: EnrollmentTokenCreated; onDone: () => void }) {
+  return (
+    <OneTimeSecret
+      title="New enrollment token"
+      label="Enrollment token"
+      value={created.token}
+      copyLabel="Copy token"
+      intro={
+        <>
+          Valid until {formatDateTime(created.expires_at)}
+          {created.uses_left === null ? ", for any number of hosts" : `, for ${created.uses_left} host(s)`}.
+        </>
+      }
+      onDone={onDone}
+    >
+      <p className="field-label">
+        On each new host, as root (replace &lt;DIRECTORY&gt; with the directory the worker may benchmark; the host
+        takes the machine&apos;s name):
+      </p>
+      <CommandBlock label="Enrollment command" command={created.command} copyLabel="Copy command" />
+    </OneTimeSecret>
   );
 }
 
@@ -62,28 +87,13 @@ function NewEnrollmentToken() {
 
   if (created) {
     return (
-      <OneTimeSecret
-        title="New enrollment token"
-        label="Enrollment token"
-        value={created.token}
-        copyLabel="Copy token"
-        intro={
-          <>
-            Valid until {formatDateTime(created.expires_at)}
-            {created.uses_left === null ? ", for any number of hosts" : `, for ${created.uses_left} host(s)`}.
-          </>
-        }
+      <CreatedEnrollmentToken
+        created={created}
         onDone={() => {
           setCreated(null);
           createMutation.reset();
         }}
-      >
-        <p className="field-label">
-          On each new host, as root (replace &lt;DIRECTORY&gt; with the directory the worker may benchmark; the host
-          takes the machine&apos;s name):
-        </p>
-        <CommandBlock label="Enrollment command" command={created.command} copyLabel="Copy command" />
-      </OneTimeSecret>
+      />
     );
   }
   return (
@@ -129,70 +139,32 @@ function NewEnrollmentToken() {
   );
 }
 
+function tokenName(token: EnrollmentToken): string {
+  return token.name ?? `token #${token.id}`;
+}
+
 function EnrollmentTokensTable({ tokens }: { tokens: EnrollmentToken[] }) {
-  const now = useNow(60_000);
   const revokeMutation = useRevokeEnrollmentToken();
-  if (tokens.length === 0) return <p className="muted">No enrollment tokens yet.</p>;
   return (
-    <>
-      {revokeMutation.error ? <ApiErrorAlert error={revokeMutation.error} title="Could not revoke" /> : null}
-      <table className="table">
-        <caption className="sr-only">Enrollment tokens</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Created</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Uses left</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tokens.map((token) => {
-            const status = credentialStatus(token, now);
-            const name = token.name ?? `token #${token.id}`;
-            return (
-              <tr key={token.id}>
-                <th scope="row">{name}</th>
-                <td>
-                  <time dateTime={token.created_at}>{formatDateTime(token.created_at)}</time>
-                </td>
-                <td>
-                  <time dateTime={token.expires_at}>{formatDateTime(token.expires_at)}</time>
-                </td>
-                <td className="num">{token.uses_left ?? "any"}</td>
-                <td>
-                  {token.last_used_at ? (
-                    <time dateTime={token.last_used_at} title={formatDateTime(token.last_used_at)}>
-                      {formatRelativeTime(token.last_used_at, now)}
-                    </time>
-                  ) : (
-                    <span className="muted">never</span>
-                  )}
-                </td>
-                <td>
-                  <StatusBadge status={status} />
-                </td>
-                <td>
-                  {status === "active" ? (
-                    <button
-                      type="button"
-                      className="button button-small"
-                      aria-label={`Revoke enrollment token ${name}`}
-                      disabled={revokeMutation.isPending}
-                      onClick={() => revokeMutation.mutate(token.id)}
-                    >
-                      Revoke
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </>
+    <CredentialTable
+      caption="Enrollment tokens"
+      empty="No enrollment tokens yet."
+      items={tokens}
+      name={tokenName}
+      columns={[
+        { header: "Created", cell: (token) => <DateTime iso={token.created_at} /> },
+        { header: "Expires", cell: (token) => <DateTime iso={token.expires_at} /> },
+        { header: "Uses left", cell: (token) => token.uses_left ?? "any", numeric: true },
+        { header: "Last used", cell: (token, now) => <LastUsed iso={token.last_used_at} now={now} /> },
+        { header: "Status", cell: (token, now) => <StatusBadge status={credentialStatus(token, now)} /> },
+      ]}
+      revocable={(token, now) => credentialStatus(token, now) === "active"}
+      revoke={{
+        name: (token) => `Revoke enrollment token ${tokenName(token)}`,
+        pending: revokeMutation.isPending,
+        error: revokeMutation.error,
+        onRevoke: (token) => revokeMutation.mutate(token.id),
+      }}
+    />
   );
 }

@@ -9,6 +9,10 @@ import { useRotateHostCredential } from "../api/rotate-host-credential";
 
 type Asking = "rotate" | "revoke" | null;
 
+const ROTATE_QUESTION = (name: string) => `Give ${name} a new token? The current one stops working at once.`;
+const REVOKE_QUESTION = (name: string) =>
+  `Revoke ${name}? Its token and broker access stop at once and its queued or running runs fail. Its results stay.`;
+
 /** Owners: give a host a new token, revoke it, or replace a revoked or lost one. */
 export function HostCredentials({ host }: { host: Host }) {
   const [asking, setAsking] = useState<Asking>(null);
@@ -19,48 +23,10 @@ export function HostCredentials({ host }: { host: Host }) {
   const replace = useCreateEnrollmentToken();
   const error = rotate.error ?? revoke.error ?? replace.error;
 
-  if (credential) {
-    return (
-      <OneTimeSecret
-        title={`New token for ${host.name}`}
-        label={`Worker token of ${host.name}`}
-        value={credential.worker_token}
-        copyLabel="Copy token"
-        intro={<>The old token no longer works; a run in progress keeps its result on the host until the worker restarts.</>}
-        onDone={() => setCredential(null)}
-      >
-        <p className="field-label">On {host.name}, put it in the worker's token file and restart the worker:</p>
-        <CommandBlock
-          label={`Token file command for ${host.name}`}
-          command={`install -m 600 /dev/null /etc/storbench-token && echo '${credential.worker_token}' > /etc/storbench-token`}
-          copyLabel="Copy command"
-        />
-      </OneTimeSecret>
-    );
-  }
-  if (replacement) {
-    return (
-      <OneTimeSecret
-        title={`Replacement token for ${host.name}`}
-        label={`Enrollment token replacing ${host.name}`}
-        value={replacement.token}
-        copyLabel="Copy token"
-        intro={<>It re-enrolls {host.name} once (same name and history, a new credential), and nothing else.</>}
-        onDone={() => setReplacement(null)}
-      >
-        <CommandBlock
-          label={`Enrollment command for ${host.name}`}
-          command={replacement.command}
-          copyLabel="Copy command"
-        />
-      </OneTimeSecret>
-    );
-  }
+  if (credential) return <NewWorkerToken host={host} credential={credential} onDone={() => setCredential(null)} />;
+  if (replacement) return <ReplacementToken host={host} replacement={replacement} onDone={() => setReplacement(null)} />;
   if (asking !== null) {
-    const question =
-      asking === "rotate"
-        ? `Give ${host.name} a new token? The current one stops working at once.`
-        : `Revoke ${host.name}? Its token and broker access stop at once and its queued or running runs fail. Its results stay.`;
+    const question = asking === "rotate" ? ROTATE_QUESTION(host.name) : REVOKE_QUESTION(host.name);
     return (
       <div role="group" aria-label={`Confirm for ${host.name}`} className="confirm-box">
         <p className="small">{question}</p>
@@ -129,5 +95,43 @@ export function HostCredentials({ host }: { host: Host }) {
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** A rotated host's new worker token, shown once, with where to put it. */
+function NewWorkerToken({ host, credential, onDone }: { host: Host; credential: HostCredential; onDone: () => void }) {
+  return (
+    <OneTimeSecret
+      title={`New token for ${host.name}`}
+      label={`Worker token of ${host.name}`}
+      value={credential.worker_token}
+      copyLabel="Copy token"
+      intro={<>The old token no longer works; a run in progress keeps its result on the host until the worker restarts.</>}
+      onDone={onDone}
+    >
+      <p className="field-label">On {host.name}, put it in the worker's token file and restart the worker:</p>
+      <CommandBlock
+        label={`Token file command for ${host.name}`}
+        command={`install -m 600 /dev/null /etc/storbench-token && echo '${credential.worker_token}' > /etc/storbench-token`}
+        copyLabel="Copy command"
+      />
+    </OneTimeSecret>
+  );
+}
+
+/** A one-use enrollment token that re-enrolls a revoked or lost host under its name. */
+function ReplacementToken(props: { host: Host; replacement: EnrollmentTokenCreated; onDone: () => void }) {
+  const { host, replacement } = props;
+  return (
+    <OneTimeSecret
+      title={`Replacement token for ${host.name}`}
+      label={`Enrollment token replacing ${host.name}`}
+      value={replacement.token}
+      copyLabel="Copy token"
+      intro={<>It re-enrolls {host.name} once (same name and history, a new credential), and nothing else.</>}
+      onDone={props.onDone}
+    >
+      <CommandBlock label={`Enrollment command for ${host.name}`} command={replacement.command} copyLabel="Copy command" />
+    </OneTimeSecret>
   );
 }

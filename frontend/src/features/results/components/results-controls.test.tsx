@@ -1,8 +1,8 @@
+import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { describe, expect, it } from "vitest";
-import { AppProviders } from "../../../app/providers";
 import { createQueryClient } from "../../../lib/query-client";
 import { installFakeApi } from "../../../test/fake-api";
 import { makeDirection, makeResult, makeTarget, page, resultPage, shellRoutes } from "../../../test/factories";
@@ -173,15 +173,16 @@ describe("selection bar", () => {
   it("compares two or more selected results on the compare page", async () => {
     const user = userEvent.setup();
     const selected: number[] = [21];
+    const queryClient = createQueryClient();
     const view = (ids: number[]) => (
-      <AppProviders queryClient={createQueryClient()}>
+      <QueryClientProvider client={queryClient}>
         <MemoryRouter initialEntries={["/results"]}>
           <Routes>
             <Route path="/results" element={<ResultsSelectionBar selected={ids} canRelabel onClear={() => undefined} />} />
             <Route path="/compare" element={<Where />} />
           </Routes>
         </MemoryRouter>
-      </AppProviders>
+      </QueryClientProvider>
     );
     const { rerender } = render(view(selected));
     expect(screen.getByRole("button", { name: "Compare" })).toBeDisabled();

@@ -3,7 +3,7 @@ import type { Direction, DirectionName, Result } from "../../../lib/api/types";
 import { figureLabel, type FigureName } from "../../../lib/figures";
 import { formatBandwidth, formatDateTime, formatIops, formatNs } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
-import { FindingsCount, SpecCheckBadges } from "./result-advice";
+import { FindingsCount, SpecCheckBadges } from "../../../components/ui/result-advice";
 import { ResultLabelEditor } from "./result-label-editor";
 import { ResultRowActions } from "./result-row-actions";
 

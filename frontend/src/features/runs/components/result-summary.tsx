@@ -2,7 +2,7 @@ import type { Result } from "../../../lib/api/types";
 import { figureLabel, type FigureName } from "../../../lib/figures";
 import { formatBandwidth, formatBytes, formatCount, formatDuration, formatIops, formatMBps, formatNs, formatPercent } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
-import { FindingsList, SpecCheckBadges } from "../../results/components/result-advice";
+import { FindingsList, SpecCheckBadges } from "../../../components/ui/result-advice";
 import { LatencyHistogramChart } from "./latency-histogram-chart";
 import { ResultSpread } from "./result-spread";
 

@@ -2,10 +2,9 @@ import { memo, useState, type FormEvent } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { fieldErrors } from "../../../lib/api-client";
+import type { Plan, Target } from "../../../lib/api/types";
 import { formatDateTime } from "../../../lib/format";
 import { useDebounced } from "../../../lib/use-debounced";
-import { usePlans } from "../../plans/api/list-plans";
-import { useTargets } from "../../targets/api/list-targets";
 import { useCreateSchedule } from "../api/create-schedule";
 import { useNextSlots } from "../api/next-slots";
 
@@ -39,10 +38,14 @@ const TimezoneOptions = memo(function TimezoneOptions({ id }: { id: string }) {
   );
 });
 
+interface NewScheduleFormProps {
+  /** The plans and targets to choose from (the page lists them). */
+  plans: Plan[];
+  targets: Target[];
+}
+
 /** Create a schedule: a plan on a target at cron slots in a timezone, with its next three slots shown. */
-export function NewScheduleForm() {
-  const plans = usePlans();
-  const targets = useTargets();
+export function NewScheduleForm({ plans, targets }: NewScheduleFormProps) {
   const [name, setName] = useState("");
   const [planId, setPlanId] = useState("");
   const [targetId, setTargetId] = useState("");
@@ -85,7 +88,7 @@ export function NewScheduleForm() {
           {(control) => (
             <select {...control} required value={planId} onChange={(event) => setPlanId(event.target.value)}>
               <option value="">Choose a plan</option>
-              {(plans.data?.items ?? []).map((plan) => (
+              {plans.map((plan) => (
                 <option key={plan.id} value={plan.id}>
                   {plan.name}
                 </option>
@@ -97,7 +100,7 @@ export function NewScheduleForm() {
           {(control) => (
             <select {...control} required value={targetId} onChange={(event) => setTargetId(event.target.value)}>
               <option value="">Choose a target</option>
-              {(targets.data?.items ?? []).map((target) => (
+              {targets.map((target) => (
                 <option key={target.id} value={target.id}>
                   {target.name}
                 </option>

@@ -3,7 +3,7 @@ import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
 import { fieldErrors } from "../../../lib/api-client";
 import type { TargetCreate, TargetKind } from "../../../lib/api/types";
-import { StorageClassFields, storageClassBody } from "../../storage-classes/components/storage-class-fields";
+import { StorageClassFields, storageClassBody } from "./storage-class-fields";
 import { useCreateTarget } from "../api/create-target";
 import { KIND_LABELS } from "./targets-table";
 

@@ -6,7 +6,7 @@ import {
   StorageClassFields,
   storageClassBody,
   type StorageClassValues,
-} from "../../storage-classes/components/storage-class-fields";
+} from "./storage-class-fields";
 import { useUpdateTarget } from "../api/update-target";
 
 const FIELDS = ["storage_class_id", "capacity_gib"] as const;

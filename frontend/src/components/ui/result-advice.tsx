@@ -1,5 +1,5 @@
-import type { Finding, SpecCheck } from "../../../lib/api/types";
-import { formatBandwidth } from "../../../lib/format";
+import type { Finding, SpecCheck } from "../../lib/api/types";
+import { formatBandwidth } from "../../lib/format";
 
 const VERDICTS = {
   meets: { text: "meets spec", badge: "badge-ok" },

@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { installFakeApi } from "../../../test/fake-api";
+import { installFakeApi } from "../../test/fake-api";
 import {
   makeDirection,
   makeFinding,
@@ -11,8 +11,8 @@ import {
   page,
   resultPage,
   shellRoutes,
-} from "../../../test/factories";
-import { renderApp } from "../../../test/render-app";
+} from "../../test/factories";
+import { renderApp } from "../../test/render-app";
 
 const judged = makeResult({
   id: 31,
