@@ -43,7 +43,9 @@ def test_each_second_becomes_a_sample_with_rates_and_progress(status_stream: str
     for sample in samples:
         read = sample.directions["read"]
         assert read.iops > 0
-        assert read.bw_bytes == pytest.approx(read.iops * 4096, rel=0.01)
+        # fio counts issued I/Os but completed bytes, and on a busy machine one report may be read
+        # between the two updates: a few percent apart, never a unit (x1024) apart.
+        assert read.bw_bytes == pytest.approx(read.iops * 4096, rel=0.05)
         assert read.lat_mean_ns > 0
     percents = [s.percent for s in samples]
     assert percents == sorted(percents) and percents[-1] == 100.0

@@ -26,28 +26,19 @@ export function HostCredentials({ host }: { host: Host }) {
   if (credential) return <NewWorkerToken host={host} credential={credential} onDone={() => setCredential(null)} />;
   if (replacement) return <ReplacementToken host={host} replacement={replacement} onDone={() => setReplacement(null)} />;
   if (asking !== null) {
-    const question = asking === "rotate" ? ROTATE_QUESTION(host.name) : REVOKE_QUESTION(host.name);
+    const confirm = () => {
+      const done = () => setAsking(null);
+      if (asking === "rotate") rotate.mutate(host.id, { onSuccess: setCredential, onSettled: done });
+      else revoke.mutate(host.id, { onSettled: done });
+    };
     return (
-      <div role="group" aria-label={`Confirm for ${host.name}`} className="confirm-box">
-        <p className="small">{question}</p>
-        <div className="button-row">
-          <button
-            type="button"
-            className="button button-small button-danger"
-            disabled={rotate.isPending || revoke.isPending}
-            onClick={() => {
-              const done = () => setAsking(null);
-              if (asking === "rotate") rotate.mutate(host.id, { onSuccess: setCredential, onSettled: done });
-              else revoke.mutate(host.id, { onSettled: done });
-            }}
-          >
-            {asking === "rotate" ? "Rotate token" : "Revoke host"}
-          </button>
-          <button type="button" className="button button-small" onClick={() => setAsking(null)}>
-            Keep
-          </button>
-        </div>
-      </div>
+      <ConfirmCredentialChange
+        host={host}
+        asking={asking}
+        pending={rotate.isPending || revoke.isPending}
+        onConfirm={confirm}
+        onKeep={() => setAsking(null)}
+      />
     );
   }
   return (
@@ -94,6 +85,32 @@ export function HostCredentials({ host }: { host: Host }) {
           Replace
         </button>
       ) : null}
+    </div>
+  );
+}
+
+type ConfirmProps = {
+  host: Host;
+  asking: "rotate" | "revoke";
+  pending: boolean;
+  onConfirm: () => void;
+  onKeep: () => void;
+};
+
+/** Ask before rotating a host's token or revoking it. */
+function ConfirmCredentialChange({ host, asking, pending, onConfirm, onKeep }: ConfirmProps) {
+  const question = asking === "rotate" ? ROTATE_QUESTION(host.name) : REVOKE_QUESTION(host.name);
+  return (
+    <div role="group" aria-label={`Confirm for ${host.name}`} className="confirm-box">
+      <p className="small">{question}</p>
+      <div className="button-row">
+        <button type="button" className="button button-small button-danger" disabled={pending} onClick={onConfirm}>
+          {asking === "rotate" ? "Rotate token" : "Revoke host"}
+        </button>
+        <button type="button" className="button button-small" onClick={onKeep}>
+          Keep
+        </button>
+      </div>
     </div>
   );
 }
