@@ -66,6 +66,16 @@ def _value(unit: str, value: float | None) -> str:
     return f"{value:.1f} %"
 
 
+# Words, not colour: a terminal or a pasted log loses colour.
+VERDICT_WORDS = {
+    "better": "better",
+    "worse": "worse",
+    "no_change": "no change",
+    "cant_tell": "can't tell",
+    "too_few": "too few",
+}
+
+
 def _delta(cell: dict[str, Any], is_reference: bool) -> str:
     if is_reference:
         return "baseline"
@@ -73,9 +83,7 @@ def _delta(cell: dict[str, Any], is_reference: bool) -> str:
     text = MISSING if pct is None else f"{pct:+.1f} %"
     verdict = cell.get("verdict")
     if verdict:
-        text += {"changed": " changed", "within_noise": " noise", "single_sample": " n<3"}.get(
-            verdict["kind"], ""
-        )
+        text += " " + VERDICT_WORDS.get(verdict["kind"], verdict["kind"])
     return text
 
 
@@ -113,6 +121,11 @@ def comparison_text(comparison: dict[str, Any]) -> str:
     verdicts = [
         f"[{i}] {FIGURE_NAMES.get(row['figure'], row['figure'])} {row['direction']}: "
         + cell["verdict"]["text"]
+        + (
+            f" (why this test: {cell['verdict']['test_reason']})"
+            if cell["verdict"].get("test_reason")
+            else ""
+        )
         for row in comparison["rows"]
         if row["figure"] in ("iops", "bw_bytes", "clat_p99_ns")
         for i, cell in enumerate(row["cells"])
