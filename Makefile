@@ -146,6 +146,7 @@ bench: python-deps services
 	@$(PY) bench/compare_render.py
 	@$(PY) bench/history_scale.py
 	@$(PY) bench/edge_limits.py
+	@$(PY) bench/stats_truth.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist e2e/node_modules var
