@@ -147,6 +147,7 @@ bench: python-deps services
 	@$(PY) bench/compare_render.py
 	@$(PY) bench/history_scale.py
 	@$(PY) bench/edge_limits.py
+	@$(PY) bench/stats_truth.py
 
 # The production stack for real: Docker engine (started if needed), images built FROM a local Debian base,
 # a run end to end and faults (scripts/prod_check.py). Not part of `make test`: CI has no Docker engine.

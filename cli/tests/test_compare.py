@@ -53,7 +53,8 @@ def test_compare_prints_differences_before_figures(
     out = done.stdout
     assert "measured differently:" in out and "job.bs" in out
     assert out.index("job.bs") < out.index("read IOPS")
-    assert "baseline" in out and "n<3" in out
+    assert "baseline" in out and "too few" in out
+    assert "too few on one side (n = 1 vs 1): repeat" in out
 
 
 def test_every_figure_row_is_named_as_the_service_names_it(

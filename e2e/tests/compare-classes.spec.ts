@@ -55,14 +55,14 @@ test("compare three classes, read the verdict, and a teammate opens the same com
   await expect(iops).toContainText("25.0k");
   await expect(iops).toContainText("+150.0 %");
 
-  // The verdict: performance changed beyond noise; turbo is within noise of capacity.
+  // The verdict: performance is better beyond noise; turbo is no change from capacity.
   const verdicts = page.getByRole("list", { name: "Verdicts" });
   const performance = verdicts.getByRole("listitem").filter({ hasText: `${CLASSES[1]![0]} — IOPS read` });
-  await expect(performance).toContainText(/changed: \+150\.0 %/);
-  await expect(performance).toContainText(/(Welch's t-test|Mann–Whitney U) p/);
+  await expect(performance).toContainText(/better — \+150\.\d %/);
+  await expect(performance).toContainText(/Welch's t-test on log values p/);
   await expect(performance).toContainText("95 % CI");
   const turbo = verdicts.getByRole("listitem").filter({ hasText: `${CLASSES[2]![0]} — IOPS read` });
-  await expect(turbo).toContainText("within noise");
+  await expect(turbo).toContainText("no change");
 
   // Grouped by class: one group per class within the one job shape.
   const groups = page.getByRole("table", { name: "Groups" });

@@ -43,15 +43,23 @@ class GroupBy(enum.StrEnum):
 class VerdictOut(BaseModel):
     """Whether a side differs from its reference beyond noise, and by how much."""
 
-    kind: VerdictKind
+    kind: VerdictKind = Field(
+        description="better or worse (as the figure reads), no_change (the interval is inside ±5 %), "
+        "cant_tell (the test could not resolve it at this n: repeat), too_few (one repetition on a side)"
+    )
     test: SignificanceTest | None = Field(description="the test that decided (null with too few repetitions)")
+    test_reason: str = Field(description="why this test was chosen, in words")
     p_value: float | None
-    ratio: float | None = Field(description="median of this side / median of its reference")
-    ci_low: float | None = Field(description="bootstrap 95 % interval of the ratio, low end")
+    ratio: float | None = Field(
+        description="this side / its reference: ratio of geometric means under welch_t_log, else of medians"
+    )
+    ci_low: float | None = Field(
+        description="95 % interval of the ratio, low end (t-interval on logs or bootstrap)"
+    )
     ci_high: float | None
-    n_reference: int
-    n: int
-    text: str = Field(description="the verdict in words, naming the test, p and the effect size")
+    n_reference: int = Field(description="repetitions on the reference's side")
+    n: int = Field(description="repetitions on this side")
+    text: str = Field(description="the verdict in words, naming the test, p and the ratio with its interval")
 
 
 class SideOut(BaseModel):

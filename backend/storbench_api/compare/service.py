@@ -164,6 +164,7 @@ def _verdict_out(v: Verdict) -> VerdictOut:
     return VerdictOut(
         kind=v.kind,
         test=v.test,
+        test_reason=v.test_reason,
         p_value=v.p_value,
         ratio=v.ratio,
         ci_low=v.ci_low,
@@ -174,11 +175,13 @@ def _verdict_out(v: Verdict) -> VerdictOut:
     )
 
 
-def _verdicts(table: list[list[list[float]]], references: list[int]) -> dict[tuple[int, int], VerdictOut]:
-    """(row, side) → the side's verdict against its reference.
+def _verdicts(
+    table: list[list[list[float]]], higher_is_better: list[bool], references: list[int]
+) -> dict[tuple[int, int], VerdictOut]:
+    """(row, side) → the side's verdict against its reference (better or worse as the row's figure reads).
 
     Pairs whose repetitions have the same sizes (usually all of them) are tested together: one
-    Shapiro–Wilk, Welch, Mann–Whitney and bootstrap call for the whole comparison.
+    Welch (and, for values that cannot take a log, Mann–Whitney and bootstrap) call for the whole comparison.
     """
     batches: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
     for side, ref in enumerate(references):
@@ -190,7 +193,9 @@ def _verdicts(table: list[list[list[float]]], references: list[int]) -> dict[tup
     found: dict[tuple[int, int], VerdictOut] = {}
     for pairs in batches.values():
         verdicts = compare_many(
-            [table[row][references[side]] for row, side in pairs], [table[row][side] for row, side in pairs]
+            [table[row][references[side]] for row, side in pairs],
+            [table[row][side] for row, side in pairs],
+            [higher_is_better[row] for row, _ in pairs],
         )
         for pair, verdict in zip(pairs, verdicts, strict=True):
             found[pair] = _verdict_out(verdict)
@@ -227,7 +232,11 @@ def _rows(sides: list[_Side], references: list[int]) -> list[FigureRow]:
         samples = [_cpu_samples(side, figure.key) for side in sides]
         if any(samples):
             figures.append((JOB_DIRECTION, figure, samples))
-    verdicts = _verdicts([samples for _, _, samples in figures], references)
+    verdicts = _verdicts(
+        [samples for _, _, samples in figures],
+        [figure.higher_is_better for _, figure, _ in figures],
+        references,
+    )
     return [
         FigureRow(
             direction=direction,

@@ -1,10 +1,15 @@
-"""Is a difference real? Significance of two sets of repetitions, and the effect size with its interval.
+"""Is a difference real? Significance of two sets of repetitions, and the ratio with its interval.
 
-With at least three repetitions on each side: Welch's t-test when both samples look normal
-(Shapiro–Wilk at the same alpha), else Mann–Whitney U; "changed" below alpha, else "within noise".
-The effect size is the ratio of medians (other / baseline) with a bootstrap 95 % confidence interval
-(fixed seed: the same samples always give the same interval). Fewer repetitions cannot tell a change
-from noise, and the verdict says so.
+Storage figures vary by a factor rather than by an amount (a latency or an IOPS figure is
+near-lognormal), so with positive values on both sides the test is Welch's t-test on the logs and
+the interval is its t-interval, turned back into a ratio of geometric means: the verdict says
+"changed" exactly when that interval excludes 1, and both stay exact with two or three
+repetitions, where a rank test cannot reach p < 0.05 at all (3 vs 3: its smallest p is 0.1).
+Measured against known truth by bench/stats_truth.py.
+
+A difference the test could not resolve is "can't tell: repeat", not "noise": only an interval
+inside ±NO_CHANGE_WITHIN says there was no change worth the name. Values that cannot take a log
+(zero or negative) fall back to Mann–Whitney U with a bootstrap interval of the ratio of medians.
 """
 
 import enum
@@ -18,145 +23,64 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats as sp
 
+from storbench_api.compare.median_bootstrap import CONFIDENCE, ratio_intervals
+
 ALPHA = 0.05
-MIN_SAMPLES = 3
-BOOTSTRAP_RESAMPLES = 1000
-BOOTSTRAP_SEED = 20261123
-CONFIDENCE = 0.95
+# Repetitions a side needs for a spread, hence for a test or an interval.
+MIN_SAMPLES = 2
+# An interval inside 1 ± this is "no change": smaller differences are not worth a storage engineer's time.
+NO_CHANGE_WITHIN = 0.05
 
 Samples = NDArray[np.float64]
 
 
 class VerdictKind(enum.StrEnum):
-    """What the test concluded."""
+    """What the comparison can say, in the user's words."""
 
-    changed = "changed"
-    within_noise = "within_noise"
-    single_sample = "single_sample"
+    better = "better"
+    worse = "worse"
+    no_change = "no_change"
+    cant_tell = "cant_tell"
+    too_few = "too_few"
 
 
 class SignificanceTest(enum.StrEnum):
     """The test that decided."""
 
-    welch_t = "welch_t"
+    welch_t_log = "welch_t_log"
     mann_whitney_u = "mann_whitney_u"
     no_variation = "no_variation"
 
 
 _TEST_WORDS = {
-    SignificanceTest.welch_t: "Welch's t-test",
+    SignificanceTest.welch_t_log: "Welch's t-test on log values",
     SignificanceTest.mann_whitney_u: "Mann–Whitney U",
-    SignificanceTest.no_variation: "no variation in either sample",
+    SignificanceTest.no_variation: "no test (no variation in either sample)",
+}
+
+_KIND_WORDS = {
+    VerdictKind.better: "better",
+    VerdictKind.worse: "worse",
+    VerdictKind.no_change: "no change",
+    VerdictKind.cant_tell: "can't tell",
+    VerdictKind.too_few: "too few on one side",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """Changed or within noise, by which test, with p-value and the ratio of medians with its interval."""
+    """Better, worse, no change or can't tell, by which test and why, with p and the ratio's interval."""
 
     kind: VerdictKind
     n_baseline: int
     n_other: int
     ratio: float | None
     test: SignificanceTest | None = None
+    test_reason: str = ""
     p_value: float | None = None
     ci_low: float | None = None
     ci_high: float | None = None
     text: str = ""
-
-
-# Rows this short are sorted by a comparator network, longer ones by np.sort.
-_NETWORK_MAX = 16
-
-
-def _order_statistics(values: Samples, axis: int = -1) -> list[Samples]:
-    """values sorted along axis, as one array per rank (smallest first): the same values as np.sort.
-
-    The bootstrap's resamples are many short rows (1000 per figure, one value per repetition),
-    where np.sort pays its per-row overhead 100,000 times. An odd–even transposition network
-    (compare and swap neighbouring ranks, n passes) instead swaps whole ranks of every row at once.
-    """
-    ranks = np.moveaxis(np.asarray(values, dtype=np.float64), axis, 0)
-    n = ranks.shape[0]
-    if n > _NETWORK_MAX or not np.isfinite(ranks).all():
-        return list(np.sort(ranks, axis=0))
-    ordered = [np.array(rank) for rank in ranks]
-    for p in range(n):
-        for i in range(p % 2, n - 1, 2):
-            low, high = ordered[i], ordered[i + 1]
-            ordered[i], ordered[i + 1] = np.minimum(low, high), np.maximum(low, high)
-    return ordered
-
-
-def _median(values: Samples, axis: int = -1) -> Samples:
-    """The median by sorting (_order_statistics): faster than np.median on the bootstrap's short rows."""
-    ordered = _order_statistics(values, axis)
-    n = len(ordered)
-    middle = ordered[n // 2]
-    if n % 2:
-        return middle
-    below = ordered[n // 2 - 1]
-    median: Samples = (below + middle) / 2
-    return median
-
-
-def _median_ratio(baseline: Samples, other: Samples, axis: int = -1) -> Samples:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio: Samples = _median(other, axis) / _median(baseline, axis)
-    return ratio
-
-
-def _bootstrap(
-    baseline: Samples, other: Samples, method: str, earlier: Any = None
-) -> tuple[Samples, Samples, Any]:
-    """The interval's bounds per row, and the bootstrap result (None when it failed).
-
-    With earlier (a result of the same samples), its resamples are reused rather than drawn again:
-    the fixed seed would draw the very same ones.
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            result = sp.bootstrap(
-                (baseline, other),
-                _median_ratio,
-                vectorized=True,
-                paired=False,
-                axis=-1,
-                n_resamples=0 if earlier is not None else BOOTSTRAP_RESAMPLES,
-                bootstrap_result=earlier,
-                confidence_level=CONFIDENCE,
-                method=method,
-                rng=np.random.default_rng(BOOTSTRAP_SEED),
-            )
-        except (ValueError, ZeroDivisionError, FloatingPointError):
-            nan = np.full(baseline.shape[:-1], np.nan)
-            return nan, nan, None
-    low, high = result.confidence_interval.low, result.confidence_interval.high
-    return np.asarray(low), np.asarray(high), result
-
-
-def ratio_intervals(baseline: Samples, other: Samples) -> list[tuple[float, float] | None]:
-    """Per row, the bootstrap 95 % interval of median(other) / median(baseline) (BCa, else percentile).
-
-    Rows are figures (2-D arrays, one row per figure): one bootstrap for all of them. The
-    resamples are drawn once per row and shared by both methods.
-    """
-    low, high, drawn = _bootstrap(baseline, other, "BCa")
-    if not (np.isfinite(low).all() and np.isfinite(high).all()):
-        again_low, again_high, _ = _bootstrap(baseline, other, "percentile", drawn)
-        redo = ~(np.isfinite(low) & np.isfinite(high))
-        low, high = np.where(redo, again_low, low), np.where(redo, again_high, high)
-    zero_base = np.median(baseline, axis=-1) == 0
-    return [
-        None if zero or not (math.isfinite(lo) and math.isfinite(hi)) else (float(lo), float(hi))
-        for lo, hi, zero in zip(low.tolist(), high.tolist(), zero_base.tolist(), strict=True)
-    ]
-
-
-def ratio_interval(baseline: Samples, other: Samples) -> tuple[float, float] | None:
-    """Bootstrap 95 % interval of median(other) / median(baseline), or None."""
-    return ratio_intervals(np.atleast_2d(baseline), np.atleast_2d(other))[0]
 
 
 def _ignoring_warnings(test: Callable[[], Any]) -> Samples:
@@ -165,35 +89,101 @@ def _ignoring_warnings(test: Callable[[], Any]) -> Samples:
         return np.atleast_1d(np.asarray(test(), dtype=np.float64))
 
 
-def _tests(baseline: Samples, other: Samples, alpha: float) -> list[tuple[SignificanceTest, float]]:
-    """Per row: Welch's t where both rows look normal (Shapiro–Wilk), else Mann–Whitney U."""
-    base_varied, other_varied = np.ptp(baseline, axis=-1) > 0, np.ptp(other, axis=-1) > 0
-    normal = base_varied & other_varied
-    if normal.any():
-        normal &= _ignoring_warnings(lambda: sp.shapiro(baseline, axis=-1).pvalue) > alpha
-        normal &= _ignoring_warnings(lambda: sp.shapiro(other, axis=-1).pvalue) > alpha
-    welch = (
-        _ignoring_warnings(lambda: sp.ttest_ind(baseline, other, axis=-1, equal_var=False).pvalue)
-        if normal.any()
-        else np.full(len(baseline), np.nan)
-    )
-    ranks = _ignoring_warnings(
-        lambda: sp.mannwhitneyu(baseline, other, axis=-1, alternative="two-sided").pvalue
-    )
+@dataclass(frozen=True, slots=True)
+class _Estimate:
+    """One row's ratio, p-value (None: no test) and 95 % interval (None: not known)."""
+
+    ratio: float | None
+    p: float | None
+    interval: tuple[float, float] | None
+
+
+def _log_welch(baseline: Samples, other: Samples) -> list[_Estimate]:
+    """Per row: Welch's t on log values; the ratio of geometric means and its t-interval.
+
+    Rows have positive values and at least two per side; a side without spread is allowed (its
+    variance is 0), both sides without spread are not (no_variation handles them).
+    """
+    logs_base, logs_other = np.log(baseline), np.log(other)
+    n_base, n_other = baseline.shape[1], other.shape[1]
+    shift = logs_other.mean(axis=1) - logs_base.mean(axis=1)
+    share_base = logs_base.var(axis=1, ddof=1) / n_base
+    share_other = logs_other.var(axis=1, ddof=1) / n_other
+    error = np.sqrt(share_base + share_other)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = (share_base + share_other) ** 2 / (share_base**2 / (n_base - 1) + share_other**2 / (n_other - 1))
+        p = 2 * sp.t.sf(np.abs(shift / error), df)
+    reach = sp.t.ppf(0.5 + CONFIDENCE / 2, df) * error
+    return [
+        _Estimate(math.exp(d), float(pv), (math.exp(d - r), math.exp(d + r)))
+        for d, pv, r in zip(shift.tolist(), p.tolist(), reach.tolist(), strict=True)
+    ]
+
+
+def _one_against_many(single: Samples, many: Samples) -> tuple[float, float] | None:
+    """With one repetition on a side: the interval of log(single / many) borrowing the other side's spread."""
+    if len(many) < 2 or (single <= 0).any() or (many <= 0).any():
+        return None
+    logs = np.log(many)
+    shift = float(np.log(single).mean() - logs.mean())
+    error = float(logs.std(ddof=1)) * math.sqrt(1 / len(single) + 1 / len(many))
+    reach = float(sp.t.ppf(0.5 + CONFIDENCE / 2, len(many) - 1)) * error
+    return math.exp(shift - reach), math.exp(shift + reach)
+
+
+def _rank_test(baseline: Samples, other: Samples) -> list[_Estimate]:
+    """Per row: Mann–Whitney U, and the bootstrap interval of the ratio of medians."""
+    p = _ignoring_warnings(lambda: sp.mannwhitneyu(baseline, other, axis=-1, alternative="two-sided").pvalue)
+    intervals = ratio_intervals(baseline, other)
+    ratios = _ratios(baseline, other)
+    return [_Estimate(r, float(pv), ci) for r, pv, ci in zip(ratios, p.tolist(), intervals, strict=True)]
+
+
+def _estimates(baseline: Samples, other: Samples) -> list[tuple[SignificanceTest, _Estimate]]:
+    """Per row, the test that fits its values and what it found."""
+    positive = (baseline > 0).all(axis=1) & (other > 0).all(axis=1)
+    varied = (np.ptp(baseline, axis=1) > 0) | (np.ptp(other, axis=1) > 0)
+    by_logs, by_ranks = positive & varied, ~positive & varied
+    logs = iter(_log_welch(baseline[by_logs], other[by_logs]) if by_logs.any() else [])
+    ranks = iter(_rank_test(baseline[by_ranks], other[by_ranks]) if by_ranks.any() else [])
     found = []
     for i in range(len(baseline)):
-        if not base_varied[i] and not other_varied[i]:
-            found.append((SignificanceTest.no_variation, 1.0 if baseline[i][0] == other[i][0] else 0.0))
-        elif normal[i] and math.isfinite(welch[i]):
-            found.append((SignificanceTest.welch_t, float(welch[i])))
+        if by_logs[i]:
+            found.append((SignificanceTest.welch_t_log, next(logs)))
+        elif by_ranks[i]:
+            found.append((SignificanceTest.mann_whitney_u, next(ranks)))
         else:
-            found.append((SignificanceTest.mann_whitney_u, float(ranks[i])))
+            base, oth = float(baseline[i][0]), float(other[i][0])
+            ratio = oth / base if base != 0 else None
+            exact = (ratio, ratio) if ratio is not None else None
+            same = _Estimate(ratio, 1.0 if base == oth else 0.0, exact)
+            found.append((SignificanceTest.no_variation, same))
     return found
 
 
 def smallest_mann_whitney_p(n_baseline: int, n_other: int) -> float:
     """The smallest two-sided p Mann–Whitney U can give for these sizes (every value of one side below)."""
     return min(1.0, 2 / math.comb(n_baseline + n_other, n_baseline))
+
+
+def _test_reason(test: SignificanceTest, n_base: int, n_other: int, alpha: float) -> str:
+    """Why this test: shown beside the verdict, so a reader can judge it."""
+    ranks_blind = smallest_mann_whitney_p(n_base, n_other) >= alpha
+    if test is SignificanceTest.no_variation:
+        return "every repetition on both sides gave the same value"
+    if test is SignificanceTest.mann_whitney_u:
+        reason = "some values are zero or negative, so logs cannot be taken: a rank test, bootstrap interval"
+        return reason + (
+            f"; it cannot reach p < {alpha} at n = {_sizes(n_base, n_other)}" if ranks_blind else ""
+        )
+    reason = "storage figures vary by a factor, so log values; Welch's form lets the sides spread differently"
+    return reason + (
+        f"; a rank test cannot reach p < {alpha} at n = {_sizes(n_base, n_other)}" if ranks_blind else ""
+    )
+
+
+def _sizes(n_base: int, n_other: int) -> str:
+    return str(n_base) if n_base == n_other else f"{n_other} vs {n_base}"
 
 
 def _percent(ratio: float) -> str:
@@ -204,67 +194,102 @@ def _p_text(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
+def _effect(ratio: float | None, interval: tuple[float, float] | None) -> str:
+    if ratio is None:
+        return "ratio unknown (a zero baseline)"
+    ci = f", 95 % CI {interval[0]:.3f}–{interval[1]:.3f}" if interval else ""
+    return f"{_percent(ratio)} (ratio {ratio:.3f}{ci})"
+
+
 def _ratio(baseline: Samples, other: Samples) -> float | None:
     base = float(np.median(baseline)) if len(baseline) else 0.0
     return float(np.median(other)) / base if base != 0 and len(other) else None
 
 
 def _ratios(baseline: Samples, other: Samples) -> list[float | None]:
-    """_ratio of each row, with one median call per side."""
+    """The ratio of medians of each row, with one median call per side."""
     if baseline.shape[1] == 0 or other.shape[1] == 0:
         return [_ratio(b, o) for b, o in zip(baseline, other, strict=True)]
     bases, others = np.median(baseline, axis=-1).tolist(), np.median(other, axis=-1).tolist()
     return [o / b if b != 0 else None for b, o in zip(bases, others, strict=True)]
 
 
-def _too_few(n_base: int, n_other: int, ratio: float | None) -> Verdict:
-    shown = "single sample" if min(n_base, n_other) <= 1 else f"{n_other} vs {n_base} samples"
+def _too_few(baseline: Samples, other: Samples) -> Verdict:
+    """One repetition on a side: no test, but the ratio and, where the other side spreads, its interval."""
+    n_base, n_other = len(baseline), len(other)
+    interval = _one_against_many(other, baseline) if n_other < n_base else _one_against_many(baseline, other)
+    if interval is not None and n_other > n_base:
+        interval = (1 / interval[1], 1 / interval[0])
+    positive = n_base > 0 and n_other > 0 and bool((baseline > 0).all() and (other > 0).all())
+    ratio = (
+        float(np.exp(np.log(other).mean() - np.log(baseline).mean())) if positive else _ratio(baseline, other)
+    )
+    fewer = min(n_base, n_other)
+    reason = f"{fewer or 'no'} repetition{'' if fewer == 1 else 's'} on a side: no spread to test against"
+    if interval is not None:
+        reason += f"; the interval assumes the spread of the side with {max(n_base, n_other)}"
     return Verdict(
-        kind=VerdictKind.single_sample,
+        kind=VerdictKind.too_few,
         n_baseline=n_base,
         n_other=n_other,
         ratio=ratio,
-        text=f"{shown} — repeat to know (a test needs {MIN_SAMPLES} repetitions on each side)",
+        test_reason=reason,
+        ci_low=interval[0] if interval else None,
+        ci_high=interval[1] if interval else None,
+        text=f"too few on one side (n = {n_other} vs {n_base}): repeat — {_effect(ratio, interval)}",
     )
+
+
+def _kind(estimate: _Estimate, higher_is_better: bool, alpha: float) -> VerdictKind:
+    ratio, p, interval = estimate.ratio, estimate.p, estimate.interval
+    if p is not None and p < alpha and ratio is not None and ratio != 1:
+        return VerdictKind.better if (ratio > 1) == higher_is_better else VerdictKind.worse
+    if (
+        interval is not None
+        and interval[0] >= 1 / (1 + NO_CHANGE_WITHIN)
+        and interval[1] <= 1 + NO_CHANGE_WITHIN
+    ):
+        return VerdictKind.no_change
+    return VerdictKind.cant_tell
 
 
 def _verdict(
     n_base: int,
     n_other: int,
-    ratio: float | None,
     test: SignificanceTest,
-    p: float,
-    interval: tuple[float, float] | None,
+    estimate: _Estimate,
+    higher_is_better: bool,
     alpha: float,
 ) -> Verdict:
-    kind = VerdictKind.changed if p < alpha else VerdictKind.within_noise
-    words = "changed" if kind is VerdictKind.changed else "within noise"
-    effect = ""
-    if ratio is not None:
-        ci = f", 95 % CI {interval[0]:.3f}–{interval[1]:.3f}" if interval else ""
-        effect = f" {_percent(ratio)} (median ratio {ratio:.3f}{ci});"
-    text = f"{words}:{effect} {_TEST_WORDS[test]} {_p_text(p)}, n = {n_other} vs {n_base}"
-    if (
-        kind is VerdictKind.within_noise
-        and test is SignificanceTest.mann_whitney_u
-        and smallest_mann_whitney_p(n_base, n_other) >= alpha
-    ):
-        text += f" (with {n_other} and {n_base} samples this test cannot reach p < {alpha}: repeat more)"
+    kind = _kind(estimate, higher_is_better, alpha)
+    words = _KIND_WORDS[kind]
+    if kind is VerdictKind.cant_tell:
+        words = f"can't tell at n = {_sizes(n_base, n_other)}: repeat"
+    elif kind is VerdictKind.no_change:
+        words = f"no change (within ±{NO_CHANGE_WITHIN:.0%})"
+    p = estimate.p if estimate.p is not None else 1.0
+    text = f"{words} — {_effect(estimate.ratio, estimate.interval)}; {_TEST_WORDS[test]}"
+    if test is not SignificanceTest.no_variation:
+        text += f" {_p_text(p)}"
     return Verdict(
         kind=kind,
         n_baseline=n_base,
         n_other=n_other,
-        ratio=ratio,
+        ratio=estimate.ratio,
         test=test,
+        test_reason=_test_reason(test, n_base, n_other, alpha),
         p_value=p,
-        ci_low=interval[0] if interval else None,
-        ci_high=interval[1] if interval else None,
-        text=text,
+        ci_low=estimate.interval[0] if estimate.interval else None,
+        ci_high=estimate.interval[1] if estimate.interval else None,
+        text=text + f", n = {n_other} vs {n_base}",
     )
 
 
 def compare_many(
-    baseline: Sequence[Sequence[float]], other: Sequence[Sequence[float]], alpha: float = ALPHA
+    baseline: Sequence[Sequence[float]],
+    other: Sequence[Sequence[float]],
+    higher_is_better: Sequence[bool],
+    alpha: float = ALPHA,
 ) -> list[Verdict]:
     """compare_samples for several figures at once: row i of other against row i of baseline.
 
@@ -274,24 +299,23 @@ def compare_many(
     base = np.asarray(baseline, dtype=np.float64).reshape(len(baseline), -1)
     oth = np.asarray(other, dtype=np.float64).reshape(len(other), -1)
     n_base, n_other = base.shape[1], oth.shape[1]
-    ratios = _ratios(base, oth)
     if n_base < MIN_SAMPLES or n_other < MIN_SAMPLES:
-        return [_too_few(n_base, n_other, r) for r in ratios]
-    tests = _tests(base, oth, alpha)
-    intervals = ratio_intervals(base, oth)
+        return [_too_few(b, o) for b, o in zip(base, oth, strict=True)]
     return [
-        _verdict(n_base, n_other, r, test, p, interval, alpha)
-        for r, (test, p), interval in zip(ratios, tests, intervals, strict=True)
+        _verdict(n_base, n_other, test, estimate, better, alpha)
+        for (test, estimate), better in zip(_estimates(base, oth), higher_is_better, strict=True)
     ]
 
 
-def compare_samples(baseline: Sequence[float], other: Sequence[float], alpha: float = ALPHA) -> Verdict:
-    """The verdict on other against baseline: changed, within noise, or too few repetitions to know."""
+def compare_samples(
+    baseline: Sequence[float], other: Sequence[float], higher_is_better: bool = True, alpha: float = ALPHA
+) -> Verdict:
+    """The verdict on other against baseline: better, worse, no change, can't tell, or too few to test."""
     base = [x for x in baseline if math.isfinite(x)]
     oth = [x for x in other if math.isfinite(x)]
-    if not base or not oth or len(base) < MIN_SAMPLES or len(oth) < MIN_SAMPLES:
-        return _too_few(len(base), len(oth), _ratio(np.asarray(base), np.asarray(oth)))
-    return compare_many([base], [oth], alpha)[0]
+    if len(base) < MIN_SAMPLES or len(oth) < MIN_SAMPLES:
+        return _too_few(np.asarray(base, dtype=np.float64), np.asarray(oth, dtype=np.float64))
+    return compare_many([base], [oth], [higher_is_better], alpha)[0]
 
 
 def spread(values: Sequence[float]) -> tuple[float, float, float, float, float]:

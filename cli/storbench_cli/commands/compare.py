@@ -44,6 +44,16 @@ def add_parser(
     parser.set_defaults(handler=execute)
 
 
+# Words, not colour: a terminal or a pasted log loses colour.
+VERDICT_WORDS = {
+    "better": "better",
+    "worse": "worse",
+    "no_change": "no change",
+    "cant_tell": "can't tell",
+    "too_few": "too few",
+}
+
+
 def _delta(cell: dict[str, Any], is_reference: bool) -> str:
     if is_reference:
         return "baseline"
@@ -51,9 +61,7 @@ def _delta(cell: dict[str, Any], is_reference: bool) -> str:
     text = MISSING if pct is None else f"{pct:+.1f} %"
     verdict = cell.get("verdict")
     if verdict:
-        text += {"changed": " changed", "within_noise": " noise", "single_sample": " n<3"}.get(
-            verdict["kind"], ""
-        )
+        text += " " + VERDICT_WORDS.get(verdict["kind"], verdict["kind"])
     return text
 
 
@@ -89,7 +97,13 @@ def comparison_text(comparison: dict[str, Any], figures: Vocabulary) -> str:
         headers.extend([f"[{side['index']}]", f"[{side['index']}] Δ"])
     lines.append(render_table(headers, rows, right=headers[1:]))
     verdicts = [
-        f"[{i}] {figures.label(row['figure'])} {row['direction']}: " + cell["verdict"]["text"]
+        f"[{i}] {figures.label(row['figure'])} {row['direction']}: "
+        + cell["verdict"]["text"]
+        + (
+            f" (why this test: {cell['verdict']['test_reason']})"
+            if cell["verdict"].get("test_reason")
+            else ""
+        )
         for row in comparison["rows"]
         if row["figure"] in HEADLINE_FIGURES
         for i, cell in enumerate(row["cells"])

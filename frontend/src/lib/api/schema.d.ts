@@ -5012,7 +5012,7 @@ export interface components {
          * @description The test that decided.
          * @enum {string}
          */
-        SignificanceTest: "welch_t" | "mann_whitney_u" | "no_variation";
+        SignificanceTest: "welch_t_log" | "mann_whitney_u" | "no_variation";
         /**
          * SlotPreview
          * @description The next slots of a cron expression in a timezone (to check one before saving it).
@@ -5521,10 +5521,10 @@ export interface components {
         Verdict: "meets" | "below" | "above";
         /**
          * VerdictKind
-         * @description What the test concluded.
+         * @description What the comparison can say, in the user's words.
          * @enum {string}
          */
-        VerdictKind: "changed" | "within_noise" | "single_sample";
+        VerdictKind: "better" | "worse" | "no_change" | "cant_tell" | "too_few";
         /**
          * VerdictOut
          * @description Whether a side differs from its reference beyond noise, and by how much.
@@ -5534,26 +5534,38 @@ export interface components {
             ci_high: number | null;
             /**
              * Ci Low
-             * @description bootstrap 95 % interval of the ratio, low end
+             * @description 95 % interval of the ratio, low end (t-interval on logs or bootstrap)
              */
             ci_low: number | null;
+            /** @description better or worse (as the figure reads), no_change (the interval is inside ±5 %), cant_tell (the test could not resolve it at this n: repeat), too_few (one repetition on a side) */
             kind: components["schemas"]["VerdictKind"];
-            /** N */
+            /**
+             * N
+             * @description repetitions on this side
+             */
             n: number;
-            /** N Reference */
+            /**
+             * N Reference
+             * @description repetitions on the reference's side
+             */
             n_reference: number;
             /** P Value */
             p_value: number | null;
             /**
              * Ratio
-             * @description median of this side / median of its reference
+             * @description this side / its reference: ratio of geometric means under welch_t_log, else of medians
              */
             ratio: number | null;
             /** @description the test that decided (null with too few repetitions) */
             test: components["schemas"]["SignificanceTest"] | null;
             /**
+             * Test Reason
+             * @description why this test was chosen, in words
+             */
+            test_reason: string;
+            /**
              * Text
-             * @description the verdict in words, naming the test, p and the effect size
+             * @description the verdict in words, naming the test, p and the ratio with its interval
              */
             text: string;
         };

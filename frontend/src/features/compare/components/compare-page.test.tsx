@@ -32,16 +32,17 @@ function makeSide(overrides: Partial<Side> = {}): Side {
   };
 }
 
-const changed: Schema<"VerdictOut"> = {
-  kind: "changed",
-  test: "welch_t",
+const better: Schema<"VerdictOut"> = {
+  kind: "better",
+  test: "welch_t_log",
+  test_reason: "storage figures vary by a factor, so log values; a rank test cannot reach p < 0.05 at n = 3",
   p_value: 0.0004,
   ratio: 1.2,
   ci_low: 1.15,
   ci_high: 1.26,
   n_reference: 3,
   n: 3,
-  text: "changed: +20.0 % (median ratio 1.200, 95 % CI 1.150–1.260); Welch's t-test p < 0.001, n = 3 vs 3",
+  text: "better — +20.0 % (ratio 1.200, 95 % CI 1.150–1.260); Welch's t-test on log values p < 0.001, n = 3 vs 3",
 };
 
 function makeComparison(overrides: Partial<Comparison> = {}): Comparison {
@@ -62,7 +63,7 @@ function makeComparison(overrides: Partial<Comparison> = {}): Comparison {
         higher_is_better: true,
         cells: [
           { value: 10_000, samples: [9_900, 10_000, 10_100], delta: 0, delta_pct: 0, verdict: null },
-          { value: 12_000, samples: [11_900, 12_000, 12_100], delta: 2_000, delta_pct: 20, verdict: changed },
+          { value: 12_000, samples: [11_900, 12_000, 12_100], delta: 2_000, delta_pct: 20, verdict: better },
         ],
       },
       {
@@ -174,11 +175,16 @@ describe("compare page", { timeout: 30_000 }, () => {
     expect(within(iops).getByText("10.0k")).toHaveClass("num");
     expect(within(iops).getByText("12.0k")).toHaveClass("num");
     expect(within(iops).getByText("+20.0 %")).toHaveClass("delta-better");
+    // The verdict in words and the test that decided, as text in the table (colour is not enough).
+    expect(iops).toHaveTextContent("better");
+    expect(iops).toHaveTextContent("Welch's t on logs, n = 3 vs 3");
+    expect(screen.getByRole("list", { name: "Tests used" })).toHaveTextContent("a rank test cannot reach p < 0.05 at n = 3");
     const p99 = within(figures).getByRole("row", { name: /p99 completion latency/ });
     expect(within(p99).getByText("−25.0 %")).toHaveClass("delta-better");
 
     const verdicts = screen.getByRole("list", { name: "Verdicts" });
-    expect(verdicts).toHaveTextContent("Welch's t-test p < 0.001");
+    expect(verdicts).toHaveTextContent("better — +20.0 %");
+    expect(verdicts).toHaveTextContent("Welch's t-test on log values p < 0.001");
     expect(verdicts).toHaveTextContent("95 % CI 1.150–1.260");
     expect(document.title).toBe("Compare · storbench");
     expect(screen.getByRole("link", { name: "Export CSV" })).toHaveAttribute("href", "/api/v1/compare/export?ids=1%2C2%2C3%2C4%2C5%2C6&baseline=1&format=csv");

@@ -5,10 +5,19 @@ import { formatValue } from "../../../lib/format";
 import type { Comparison, ComparisonCell, ComparisonRow } from "../api/get-comparison";
 import { formatDeltaPct, isBetter } from "./figure-format";
 
+/** In words, not only colour: a verdict read aloud, printed or pasted must still say which way. */
 const VERDICT_WORDS: Record<string, string> = {
-  changed: "changed",
-  within_noise: "within noise",
-  single_sample: "single sample",
+  better: "better",
+  worse: "worse",
+  no_change: "no change",
+  cant_tell: "can't tell: repeat",
+  too_few: "too few on one side",
+};
+
+const TEST_WORDS: Record<string, string> = {
+  welch_t_log: "Welch's t on logs",
+  mann_whitney_u: "Mann–Whitney U",
+  no_variation: "no variation",
 };
 
 function DeltaCell({ row, cell, isReference }: { row: ComparisonRow; cell: ComparisonCell; isReference: boolean }) {
@@ -19,6 +28,12 @@ function DeltaCell({ row, cell, isReference }: { row: ComparisonRow; cell: Compa
     <NumCell title={verdict?.text}>
       <span className={better === null ? undefined : better ? "delta-better" : "delta-worse"}>{formatDeltaPct(cell.delta_pct)}</span>
       {verdict ? <span className={`verdict verdict-${verdict.kind}`}> {VERDICT_WORDS[verdict.kind] ?? verdict.kind}</span> : null}
+      {verdict ? (
+        <span className="small muted verdict-test">
+          {" "}
+          {verdict.test ? (TEST_WORDS[verdict.test] ?? verdict.test) : "no test"}, n = {verdict.n} vs {verdict.n_reference}
+        </span>
+      ) : null}
     </NumCell>
   );
 }
@@ -57,9 +72,31 @@ export const ComparisonTable = memo(function ComparisonTable({ comparison }: { c
           ))}
         </tbody>
       </table>
+      <TestReasons rows={rows} />
     </div>
   );
 });
+
+/** Which tests decided the verdicts above, and why each was chosen: in the page, not only in a hover. */
+function TestReasons({ rows }: { rows: ComparisonRow[] }) {
+  const reasons = new Map<string, string>();
+  for (const row of rows) {
+    for (const cell of row.cells) {
+      const verdict = cell.verdict;
+      if (!verdict) continue;
+      const test = verdict.test ? (TEST_WORDS[verdict.test] ?? verdict.test) : "No test";
+      reasons.set(`${test}: ${verdict.test_reason}`, test);
+    }
+  }
+  if (reasons.size === 0) return null;
+  return (
+    <ul className="small muted" aria-label="Tests used">
+      {[...reasons.keys()].map((reason) => (
+        <li key={reason}>{reason}</li>
+      ))}
+    </ul>
+  );
+}
 
 function FigureCells({ row, cell, isReference }: { row: ComparisonRow; cell: ComparisonCell; isReference: boolean }) {
   return (

@@ -25,6 +25,7 @@ export const VerdictList = memo(function VerdictList({ comparison }: { compariso
             {item.side} — {item.figure}:
           </strong>{" "}
           {item.verdict.text}
+          {item.verdict.test_reason ? <span className="muted"> (why this test: {item.verdict.test_reason})</span> : null}
         </li>
       ))}
     </ul>
