@@ -10,7 +10,7 @@ from tests.conftest import Caller
     ("method", "path", "unknown", "accepted"),
     [
         ("GET", "/api/v1/hosts?limit=5&sort=name", "sort", ["limit", "offset"]),
-        ("GET", "/api/v1/storage-classes?vendor=acme", "vendor", []),
+        ("GET", "/api/v1/storage-classes?vendor=acme", "vendor", ["limit", "offset"]),
         ("GET", "/api/v1/health?verbose=1", "verbose", []),
         ("GET", "/api/v1/runs?limit=5&target=3", "target", ["limit"]),
         ("POST", "/api/v1/plans?dry_run=true", "dry_run", []),
