@@ -11,8 +11,8 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { formatSeconds, formatValue, logTicks, trimZeros } from "../../lib/format";
-import type { ChartRow, ChartSpec } from "./chart-config";
+import { formatSeconds, formatValue, logTicks, trimZeros, type ValueUnit } from "../../lib/format";
+import type { ChartReference, ChartRow, ChartSpec } from "./chart-config";
 
 function numericValues(data: ChartRow[], keys: string[]): number[] {
   const values: number[] = [];
@@ -37,6 +37,115 @@ function positiveOnly(data: ChartRow[], keys: string[]): ChartRow[] {
   });
 }
 
+type Series = ChartSpec["series"];
+type TooltipItem = { dataKey?: unknown; name?: unknown; color?: string; value?: unknown };
+type LegendItem = { dataKey?: unknown; value?: unknown; color?: string };
+
+/** Our own tooltip content: Recharts' default tooltip is a second role="status" on the page. */
+function ChartTooltipContent({
+  active,
+  payload,
+  label,
+  series,
+  unit,
+  formatX,
+}: {
+  active?: boolean;
+  payload?: readonly TooltipItem[];
+  label?: unknown;
+  series: Series;
+  unit: ValueUnit;
+  formatX: (value: unknown) => string;
+}) {
+  if (!active || !payload?.length) return null;
+  return (
+    <div className="chart-tooltip">
+      <div className="chart-tooltip-label">{formatX(label)}</div>
+      {payload.map((item) => {
+        const key = String(item.dataKey ?? item.name);
+        return (
+          <div key={key}>
+            <span className="chart-swatch" style={{ background: item.color }} aria-hidden="true" />
+            {series[key]?.label ?? key}:{" "}
+            <strong>{typeof item.value === "number" ? formatValue(unit, item.value) : "—"}</strong>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** HTML swatches rather than Recharts' SVG icons: the chart keeps a single SVG surface. */
+function ChartLegendContent({ payload, series }: { payload?: readonly LegendItem[]; series: Series }) {
+  return (
+    <ul className="chart-legend">
+      {(payload ?? []).map((item) => {
+        const key = String(item.dataKey ?? item.value);
+        return (
+          <li key={key}>
+            <span className="chart-swatch" style={{ background: item.color }} aria-hidden="true" />
+            {series[key]?.label ?? key}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/**
+ * The reference lines as direct chart children (called as a function, not mounted as a component,
+ * so Recharts sees its own elements).
+ */
+function referenceLines(references: ChartReference[]) {
+  return references.map((reference) => (
+    <ReferenceLine
+      key={`${reference.axis}-${reference.value}-${reference.label}`}
+      {...(reference.axis === "x" ? { x: reference.value } : { y: reference.value })}
+      stroke={reference.color}
+      strokeDasharray={reference.dashed ? "6 4" : undefined}
+      ifOverflow="extendDomain"
+      label={{
+        value: reference.label,
+        position: reference.axis === "x" ? "insideTopLeft" : "insideBottomRight",
+        fontSize: 11,
+        fill: reference.color,
+      }}
+    />
+  ));
+}
+
+/** The x axis: a numeric time axis in seconds, or one category per row. */
+function xAxis(xKey: string, timeAxis: boolean, formatX: (value: unknown) => string) {
+  return timeAxis ? (
+    <XAxis
+      dataKey={xKey}
+      type="number"
+      domain={["dataMin", "dataMax"]}
+      allowDecimals={false}
+      tickFormatter={formatX}
+      fontSize={12}
+    />
+  ) : (
+    <XAxis dataKey={xKey} fontSize={12} />
+  );
+}
+
+/** The y axis, logarithmic with decade ticks when asked, else linear from zero. */
+function yAxis(unit: ValueUnit, ticks: number[] | undefined, logScale: boolean | undefined) {
+  const formatTick = (value: number) => trimZeros(formatValue(unit, value));
+  return (
+    <YAxis
+      scale={logScale ? "log" : "auto"}
+      domain={ticks ? [ticks[0]!, ticks[ticks.length - 1]!] : [0, "auto"]}
+      ticks={ticks}
+      allowDataOverflow={Boolean(ticks)}
+      tickFormatter={formatTick}
+      width={76}
+      fontSize={12}
+    />
+  );
+}
+
 /** Recharts rendering of a ChartSpec; only ChartContainer uses it. */
 export default function ChartCanvas({
   kind,
@@ -54,87 +163,27 @@ export default function ChartCanvas({
   const plotted = logScale ? positiveOnly(data, keys) : data;
   const values = numericValues(plotted, keys).filter((value) => !logScale || value > 0);
   const ticks = logScale && values.length ? logTicks(Math.min(...values), Math.max(...values)) : undefined;
-  const formatTick = (value: number) => trimZeros(formatValue(unit, value));
   const timeAxis = xType === "seconds";
   const formatX = (value: unknown) => (timeAxis && typeof value === "number" ? formatSeconds(value) : String(value));
-  const yAxis = (
-    <YAxis
-      scale={logScale ? "log" : "auto"}
-      domain={ticks ? [ticks[0]!, ticks[ticks.length - 1]!] : [0, "auto"]}
-      ticks={ticks}
-      allowDataOverflow={Boolean(ticks)}
-      tickFormatter={formatTick}
-      width={76}
-      fontSize={12}
-    />
-  );
   const common = (
     <>
       <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
-      {timeAxis ? (
-        <XAxis
-          dataKey={xKey}
-          type="number"
-          domain={["dataMin", "dataMax"]}
-          allowDecimals={false}
-          tickFormatter={formatX}
-          fontSize={12}
-        />
-      ) : (
-        <XAxis dataKey={xKey} fontSize={12} />
-      )}
-      {yAxis}
+      {xAxis(xKey, timeAxis, formatX)}
+      {yAxis(unit, ticks, logScale)}
       <Tooltip
-        content={({ active, payload, label }) =>
-          // Our own content: Recharts' default tooltip is a second role="status" on the page.
-          active && payload?.length ? (
-            <div className="chart-tooltip">
-              <div className="chart-tooltip-label">{formatX(label)}</div>
-              {payload.map((item) => {
-                const key = String(item.dataKey ?? item.name);
-                return (
-                  <div key={key}>
-                    <span className="chart-swatch" style={{ background: item.color }} aria-hidden="true" />
-                    {series[key]?.label ?? key}:{" "}
-                    <strong>{typeof item.value === "number" ? formatValue(unit, item.value) : "—"}</strong>
-                  </div>
-                );
-              })}
-            </div>
-          ) : null
-        }
-      />
-      <Legend
-        content={({ payload }) => (
-          // HTML swatches rather than Recharts' SVG icons: the chart keeps a single SVG surface.
-          <ul className="chart-legend">
-            {(payload ?? []).map((item) => {
-              const key = String(item.dataKey ?? item.value);
-              return (
-                <li key={key}>
-                  <span className="chart-swatch" style={{ background: item.color }} aria-hidden="true" />
-                  {series[key]?.label ?? key}
-                </li>
-              );
-            })}
-          </ul>
+        content={({ active, payload, label }) => (
+          <ChartTooltipContent
+            active={active}
+            payload={payload}
+            label={label}
+            series={series}
+            unit={unit}
+            formatX={formatX}
+          />
         )}
       />
-      {references.map((reference) => (
-        <ReferenceLine
-          key={`${reference.axis}-${reference.value}-${reference.label}`}
-          {...(reference.axis === "x" ? { x: reference.value } : { y: reference.value })}
-          stroke={reference.color}
-          strokeDasharray={reference.dashed ? "6 4" : undefined}
-          ifOverflow="extendDomain"
-          label={{
-            value: reference.label,
-            position: reference.axis === "x" ? "insideTopLeft" : "insideBottomRight",
-            fontSize: 11,
-            fill: reference.color,
-          }}
-        />
-      ))}
+      <Legend content={({ payload }) => <ChartLegendContent payload={payload} series={series} />} />
+      {referenceLines(references)}
     </>
   );
   return (

@@ -32,6 +32,115 @@ function bytesHint(value: FioJob["bs"] | FioJob["size"] | undefined) {
   return <>fio reads {value.toLocaleString("en-US")} bytes</>;
 }
 
+interface JobFieldsProps {
+  draft: JobDraft;
+  errors: Record<string, string[]>;
+  update: (patch: Partial<JobDraft>) => void;
+}
+
+/** What the job does: its name, pattern, block size, queue depth, jobs, size and runtime. */
+function JobWorkloadFields({ draft, errors, update, normalised }: JobFieldsProps & { normalised: FioJob | undefined }) {
+  return (
+    <>
+      <FormField label="Job name" errors={errors.name}>
+        {(c) => <input {...c} className="mono" value={draft.name} onChange={(e) => update({ name: e.target.value })} />}
+      </FormField>
+      <FormField label="rw" errors={errors.rw}>
+        {(c) => (
+          <select {...c} value={draft.rw} onChange={(e) => update({ rw: e.target.value })}>
+            {(RW_MODES as readonly string[]).includes(draft.rw) ? null : <option value={draft.rw}>{draft.rw}</option>}
+            {RW_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {mode}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <FormField label="bs" errors={errors.bs} hint={bytesHint(normalised?.bs)}>
+        {(c) => <input {...c} className="mono" placeholder="4k" value={draft.bs} onChange={(e) => update({ bs: e.target.value })} />}
+      </FormField>
+      <FormField label="iodepth" errors={errors.iodepth}>
+        {(c) => <input {...c} type="number" min={1} value={draft.iodepth} onChange={(e) => update({ iodepth: e.target.value })} />}
+      </FormField>
+      <FormField label="numjobs" errors={errors.numjobs}>
+        {(c) => <input {...c} type="number" min={1} value={draft.numjobs} onChange={(e) => update({ numjobs: e.target.value })} />}
+      </FormField>
+      <FormField label="size" errors={errors.size} hint={bytesHint(normalised?.size)}>
+        {(c) => (
+          <input {...c} className="mono" placeholder="10g or 100%" value={draft.size} onChange={(e) => update({ size: e.target.value })} />
+        )}
+      </FormField>
+      <FormField label="runtime (s)" errors={errors.runtime}>
+        {(c) => <input {...c} type="number" min={1} value={draft.runtime} onChange={(e) => update({ runtime: e.target.value })} />}
+      </FormField>
+    </>
+  );
+}
+
+/** How the job runs: its engine (suggestions listed once, under the first job), read mix and flags. */
+function JobEngineFields({ draft, errors, update, first }: JobFieldsProps & { first: boolean }) {
+  return (
+    <>
+      <FormField label="ioengine" errors={errors.ioengine}>
+        {(c) => (
+          <>
+            <input {...c} className="mono" list="ioengine-suggestions" value={draft.ioengine} onChange={(e) => update({ ioengine: e.target.value })} />
+            {first ? (
+              <datalist id="ioengine-suggestions">
+                {COMMON_IOENGINES.map((engine) => (
+                  <option key={engine} value={engine} />
+                ))}
+              </datalist>
+            ) : null}
+          </>
+        )}
+      </FormField>
+      {MIXED.has(draft.rw) ? (
+        <FormField label="rwmixread (%)" errors={errors.rwmixread}>
+          {(c) => (
+            <input {...c} type="number" min={0} max={100} value={draft.rwmixread} onChange={(e) => update({ rwmixread: e.target.value })} />
+          )}
+        </FormField>
+      ) : null}
+      <div className="field field-checks">
+        <label>
+          <input type="checkbox" checked={draft.direct} onChange={(e) => update({ direct: e.target.checked })} /> direct
+          (O_DIRECT)
+        </label>
+        <label>
+          <input type="checkbox" checked={draft.time_based} onChange={(e) => update({ time_based: e.target.checked })} />{" "}
+          time_based
+        </label>
+      </div>
+    </>
+  );
+}
+
+/** Under a job: the job as fio will run it, and the options the editor keeps without showing. */
+function JobReadback({ draft, normalised }: { draft: JobDraft; normalised: FioJob | undefined }) {
+  const extras = Object.entries(draft.extra);
+  return (
+    <>
+      {normalised ? (
+        <p className="small">
+          As fio will run it: <code className="mono">{describeJob(normalised)}</code>
+        </p>
+      ) : null}
+      {extras.length ? (
+        <p className="small">
+          Other options:{" "}
+          {extras.map(([key, value]) => (
+            <code key={key} className="option-chip">
+              {formatOption(key, value)}
+            </code>
+          ))}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * Edits the common fio options of each job; other options are kept and listed. Next to each field,
  * what the API made of it (sizes as the byte counts fio will read) or its reason for refusing it
@@ -47,119 +156,19 @@ export function JobEditor({ drafts, onChange, validation }: JobEditorProps) {
     <div className="job-editor">
       {drafts.length === 0 ? <p className="muted">No jobs yet: pick a preset, paste a job file or add a job.</p> : null}
       {drafts.map((draft, index) => {
-        const extras = Object.entries(draft.extra);
         const errors = optionErrors(validation, index);
         const normalised = validation.status === "valid" ? validation.jobs[index] : undefined;
+        const updateThis = (patch: Partial<JobDraft>) => update(draft.key, patch);
         return (
           <fieldset key={draft.key} className="job-fieldset">
             <legend>
               Job {index + 1}: {draft.name || "(unnamed)"}
             </legend>
             <div className="form-grid form-grid-dense">
-              <FormField label="Job name" errors={errors.name}>
-                {(c) => <input {...c} className="mono" value={draft.name} onChange={(e) => update(draft.key, { name: e.target.value })} />}
-              </FormField>
-              <FormField label="rw" errors={errors.rw}>
-                {(c) => (
-                  <select {...c} value={draft.rw} onChange={(e) => update(draft.key, { rw: e.target.value })}>
-                    {(RW_MODES as readonly string[]).includes(draft.rw) ? null : <option value={draft.rw}>{draft.rw}</option>}
-                    {RW_MODES.map((mode) => (
-                      <option key={mode} value={mode}>
-                        {mode}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </FormField>
-              <FormField label="bs" errors={errors.bs} hint={bytesHint(normalised?.bs)}>
-                {(c) => (
-                  <input {...c} className="mono" placeholder="4k" value={draft.bs} onChange={(e) => update(draft.key, { bs: e.target.value })} />
-                )}
-              </FormField>
-              <FormField label="iodepth" errors={errors.iodepth}>
-                {(c) => (
-                  <input {...c} type="number" min={1} value={draft.iodepth} onChange={(e) => update(draft.key, { iodepth: e.target.value })} />
-                )}
-              </FormField>
-              <FormField label="numjobs" errors={errors.numjobs}>
-                {(c) => (
-                  <input {...c} type="number" min={1} value={draft.numjobs} onChange={(e) => update(draft.key, { numjobs: e.target.value })} />
-                )}
-              </FormField>
-              <FormField label="size" errors={errors.size} hint={bytesHint(normalised?.size)}>
-                {(c) => (
-                  <input {...c} className="mono" placeholder="10g or 100%" value={draft.size} onChange={(e) => update(draft.key, { size: e.target.value })} />
-                )}
-              </FormField>
-              <FormField label="runtime (s)" errors={errors.runtime}>
-                {(c) => (
-                  <input {...c} type="number" min={1} value={draft.runtime} onChange={(e) => update(draft.key, { runtime: e.target.value })} />
-                )}
-              </FormField>
-              <FormField label="ioengine" errors={errors.ioengine}>
-                {(c) => (
-                  <>
-                    <input
-                      {...c}
-                      className="mono"
-                      list="ioengine-suggestions"
-                      value={draft.ioengine}
-                      onChange={(e) => update(draft.key, { ioengine: e.target.value })}
-                    />
-                    {index === 0 ? (
-                      <datalist id="ioengine-suggestions">
-                        {COMMON_IOENGINES.map((engine) => (
-                          <option key={engine} value={engine} />
-                        ))}
-                      </datalist>
-                    ) : null}
-                  </>
-                )}
-              </FormField>
-              {MIXED.has(draft.rw) ? (
-                <FormField label="rwmixread (%)" errors={errors.rwmixread}>
-                  {(c) => (
-                    <input
-                      {...c}
-                      type="number"
-                      min={0}
-                      max={100}
-                      value={draft.rwmixread}
-                      onChange={(e) => update(draft.key, { rwmixread: e.target.value })}
-                    />
-                  )}
-                </FormField>
-              ) : null}
-              <div className="field field-checks">
-                <label>
-                  <input type="checkbox" checked={draft.direct} onChange={(e) => update(draft.key, { direct: e.target.checked })} /> direct
-                  (O_DIRECT)
-                </label>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={draft.time_based}
-                    onChange={(e) => update(draft.key, { time_based: e.target.checked })}
-                  />{" "}
-                  time_based
-                </label>
-              </div>
+              <JobWorkloadFields draft={draft} errors={errors} update={updateThis} normalised={normalised} />
+              <JobEngineFields draft={draft} errors={errors} update={updateThis} first={index === 0} />
             </div>
-            {normalised ? (
-              <p className="small">
-                As fio will run it: <code className="mono">{describeJob(normalised)}</code>
-              </p>
-            ) : null}
-            {extras.length ? (
-              <p className="small">
-                Other options:{" "}
-                {extras.map(([key, value]) => (
-                  <code key={key} className="option-chip">
-                    {formatOption(key, value)}
-                  </code>
-                ))}
-              </p>
-            ) : null}
+            <JobReadback draft={draft} normalised={normalised} />
             <button type="button" className="button button-small" onClick={() => remove(draft.key)}>
               Remove job {draft.name}
             </button>

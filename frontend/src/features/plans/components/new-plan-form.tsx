@@ -7,11 +7,71 @@ import { fieldErrors } from "../../../lib/api-client";
 import type { FioJob, PlanCreate, Preset } from "../../../lib/api/types";
 import { runRequirements } from "../../../lib/fio";
 import { useCreatePlan } from "../api/create-plan";
-import { useValidatedJobs } from "../api/validate-jobs";
+import { useValidatedJobs, type JobsValidation } from "../api/validate-jobs";
 import { FioTextInput } from "./fio-text-input";
 import { editorFields, JobEditor } from "./job-editor";
 import { draftFromJob, jobFromDraft, type JobDraft } from "./job-draft";
 import { PresetPicker } from "./preset-picker";
+
+/** Where the jobs come from: a preset, or a pasted fio job file or command line. */
+function JobSources({
+  presets,
+  presetId,
+  onSelectPreset,
+  onParsed,
+  formKey,
+}: {
+  presets: Preset[];
+  presetId: string | null;
+  onSelectPreset: (preset: Preset | null) => void;
+  onParsed: (jobs: FioJob[]) => void;
+  /** Changes after a save, to clear the pasted text. */
+  formKey: number;
+}) {
+  return (
+    <div className="two-columns">
+      <fieldset className="source-fieldset">
+        <legend>Start from a preset</legend>
+        <PresetPicker presets={presets} selectedId={presetId} onSelect={onSelectPreset} />
+      </fieldset>
+      <fieldset className="source-fieldset">
+        <legend>Or paste fio</legend>
+        <FioTextInput key={formKey} onParsed={onParsed} />
+      </fieldset>
+    </div>
+  );
+}
+
+/** The API's reading of the jobs while typing: checking, or its reasons for refusing them. */
+function JobsValidationStatus({ validation, drafts, jobNames }: { validation: JobsValidation; drafts: JobDraft[]; jobNames: string[] }) {
+  return (
+    <div aria-live="polite" className="validation-status">
+      {validation.status === "checking" ? <p className="muted small">Checking the jobs…</p> : null}
+      {validation.status === "invalid" ? (
+        <ApiErrorAlert
+          error={validation.error}
+          title="fio would reject these jobs"
+          inlineFields={editorFields(drafts)}
+          jobNames={jobNames}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/** After Save plan: the API's refusal, or which plan was saved. */
+function SaveOutcome({ mutation, jobNames }: { mutation: ReturnType<typeof useCreatePlan>; jobNames: string[] }) {
+  return (
+    <>
+      {mutation.error ? <ApiErrorAlert error={mutation.error} inlineFields={INLINE_FIELDS} jobNames={jobNames} /> : null}
+      {mutation.isSuccess && !mutation.isPending ? (
+        <p role="status" className="alert alert-ok">
+          Plan {mutation.data.name} saved.
+        </p>
+      ) : null}
+    </>
+  );
+}
 
 /** A plan from a preset, a pasted fio job file/command line or by hand; jobs editable before saving. */
 export function NewPlanForm({ presets }: { presets: Preset[] }) {
@@ -72,29 +132,10 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
             {(c) => <input {...c} name="description" value={description} onChange={(e) => setDescription(e.target.value)} />}
           </FormField>
         </div>
-        <div className="two-columns">
-          <fieldset className="source-fieldset">
-            <legend>Start from a preset</legend>
-            <PresetPicker presets={presets} selectedId={presetId} onSelect={selectPreset} />
-          </fieldset>
-          <fieldset className="source-fieldset">
-            <legend>Or paste fio</legend>
-            <FioTextInput key={formKey} onParsed={loadParsed} />
-          </fieldset>
-        </div>
+        <JobSources presets={presets} presetId={presetId} onSelectPreset={selectPreset} onParsed={loadParsed} formKey={formKey} />
         <h3>Jobs</h3>
         <JobEditor drafts={drafts} onChange={setDrafts} validation={validation} />
-        <div aria-live="polite" className="validation-status">
-          {validation.status === "checking" ? <p className="muted small">Checking the jobs…</p> : null}
-          {validation.status === "invalid" ? (
-            <ApiErrorAlert
-              error={validation.error}
-              title="fio would reject these jobs"
-              inlineFields={editorFields(drafts)}
-              jobNames={jobNames}
-            />
-          ) : null}
-        </div>
+        <JobsValidationStatus validation={validation} drafts={drafts} jobNames={jobNames} />
         <SharedFilesField
           checked={sharedFiles}
           onChange={setSharedFiles}
@@ -102,18 +143,7 @@ export function NewPlanForm({ presets }: { presets: Preset[] }) {
           errors={errors.shared_files}
         />
         <RunRequirementsNote items={requirements}>The plan can be saved, but runs will refuse these jobs as they stand:</RunRequirementsNote>
-        {createMutation.error ? (
-          <ApiErrorAlert
-            error={createMutation.error}
-            inlineFields={INLINE_FIELDS}
-            jobNames={jobNames}
-          />
-        ) : null}
-        {createMutation.isSuccess && !createMutation.isPending ? (
-          <p role="status" className="alert alert-ok">
-            Plan {createMutation.data.name} saved.
-          </p>
-        ) : null}
+        <SaveOutcome mutation={createMutation} jobNames={jobNames} />
         <button type="submit" className="button button-primary" disabled={createMutation.isPending}>
           Save plan
         </button>

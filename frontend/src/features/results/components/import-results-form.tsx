@@ -20,6 +20,76 @@ const FORMAT_NAMES: Record<string, string> = {
 
 const EMPTY = { targetId: "", storageClass: "", hostName: "", label: "" };
 
+type ImportDetails = typeof EMPTY;
+
+/** Where the results belong: target, storage class, host and label, each optional. */
+function ImportDetailsFields({
+  values,
+  set,
+  errors,
+  targets,
+  fileName,
+}: {
+  values: ImportDetails;
+  set: (patch: Partial<ImportDetails>) => void;
+  errors: Record<string, string[]>;
+  targets: ImportTargetOption[];
+  fileName: string | undefined;
+}) {
+  const target = targets.find((item) => String(item.id) === values.targetId);
+  return (
+    <>
+    <FormField label="Target" optional errors={errors.target_id} hint="Files the results under one of your targets.">
+      {(c) => (
+        <select {...c} name="target_id" value={values.targetId} onChange={(e) => set({ targetId: e.target.value })}>
+          <option value="">None</option>
+          {targets.map((item) => (
+            <option key={item.id} value={String(item.id)}>
+              {item.name} ({item.host_name}:{item.path})
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
+    <FormField label="Storage class" optional errors={errors.storage_class}>
+      {(c) => (
+        <input
+          {...c}
+          name="storage_class"
+          maxLength={120}
+          placeholder={target?.storage_class ?? ""}
+          value={values.storageClass}
+          onChange={(e) => set({ storageClass: e.target.value })}
+        />
+      )}
+    </FormField>
+    <FormField label="Host name" optional errors={errors.host_name} hint="The client fio ran on, if the output does not say.">
+      {(c) => (
+        <input
+          {...c}
+          name="host_name"
+          maxLength={255}
+          value={values.hostName}
+          onChange={(e) => set({ hostName: e.target.value })}
+        />
+      )}
+    </FormField>
+    <FormField label="Label" optional errors={errors.label} hint="Defaults to the target's name, else the file name.">
+      {(c) => (
+        <input
+          {...c}
+          name="label"
+          maxLength={200}
+          placeholder={target?.name ?? fileName ?? ""}
+          value={values.label}
+          onChange={(e) => set({ label: e.target.value })}
+        />
+      )}
+    </FormField>
+    </>
+  );
+}
+
 /** Uploads an fio output (json, json+, client/server, text) into the team's history. */
 export function ImportResultsForm({ targets }: { targets: ImportTargetOption[] }) {
   const [values, setValues] = useState(EMPTY);
@@ -29,8 +99,7 @@ export function ImportResultsForm({ targets }: { targets: ImportTargetOption[] }
   const [fileKey, setFileKey] = useState(0);
   const importMutation = useImportResults();
   const errors = fieldErrors(importMutation.error, FIELDS);
-  const target = targets.find((item) => String(item.id) === values.targetId);
-  const set = (patch: Partial<typeof EMPTY>) => setValues((current) => ({ ...current, ...patch }));
+  const set = (patch: Partial<ImportDetails>) => setValues((current) => ({ ...current, ...patch }));
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -93,53 +162,7 @@ export function ImportResultsForm({ targets }: { targets: ImportTargetOption[] }
             />
           )}
         </FormField>
-        <FormField label="Target" optional errors={errors.target_id} hint="Files the results under one of your targets.">
-          {(c) => (
-            <select {...c} name="target_id" value={values.targetId} onChange={(e) => set({ targetId: e.target.value })}>
-              <option value="">None</option>
-              {targets.map((item) => (
-                <option key={item.id} value={String(item.id)}>
-                  {item.name} ({item.host_name}:{item.path})
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
-        <FormField label="Storage class" optional errors={errors.storage_class}>
-          {(c) => (
-            <input
-              {...c}
-              name="storage_class"
-              maxLength={120}
-              placeholder={target?.storage_class ?? ""}
-              value={values.storageClass}
-              onChange={(e) => set({ storageClass: e.target.value })}
-            />
-          )}
-        </FormField>
-        <FormField label="Host name" optional errors={errors.host_name} hint="The client fio ran on, if the output does not say.">
-          {(c) => (
-            <input
-              {...c}
-              name="host_name"
-              maxLength={255}
-              value={values.hostName}
-              onChange={(e) => set({ hostName: e.target.value })}
-            />
-          )}
-        </FormField>
-        <FormField label="Label" optional errors={errors.label} hint="Defaults to the target's name, else the file name.">
-          {(c) => (
-            <input
-              {...c}
-              name="label"
-              maxLength={200}
-              placeholder={target?.name ?? file?.name ?? ""}
-              value={values.label}
-              onChange={(e) => set({ label: e.target.value })}
-            />
-          )}
-        </FormField>
+        <ImportDetailsFields values={values} set={set} errors={errors} targets={targets} fileName={file?.name} />
         <button type="submit" className="button button-primary" disabled={importMutation.isPending}>
           Import
         </button>

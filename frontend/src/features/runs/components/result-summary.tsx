@@ -13,13 +13,97 @@ function optionText(value: unknown): string {
   return value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
+/** One row per direction that did I/O, one column per headline figure. */
+function DirectionFiguresTable({ result, title }: { result: Result; title: string }) {
+  return (
+    <div className="table-scroll">
+      <table className="table table-compact result-table">
+        <caption className="sr-only">Figures for {title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Direction</th>
+            {SUMMARY_FIGURES.map((figure) => (
+              <th key={figure} scope="col">
+                {figureLabel(figure)}
+              </th>
+            ))}
+            <th scope="col">Data</th>
+            <th scope="col">Runtime</th>
+          </tr>
+        </thead>
+        <tbody>
+          {activeDirections(result).map(([name, direction]) => {
+            const mean = meanSource(direction);
+            const pct = percentileSource(direction);
+            return (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                <td className="num">{formatIops(direction.iops)}</td>
+                <td className="num">
+                  <span>{formatBandwidth(direction.bw_bytes)}</span>{" "}
+                  <span className="num-alt">{formatMBps(direction.bw_bytes)}</span>
+                </td>
+                <td className="num">{formatNs(mean?.mean_ns)}</td>
+                <td className="num">{formatNs(percentile(pct, "50"))}</td>
+                <td className="num">{formatNs(percentile(pct, "99"))}</td>
+                <td className="num">{formatNs(percentile(pct, "99.9"))}</td>
+                <td className="num">{formatNs(mean?.max_ns)}</td>
+                <td className="num">{formatBytes(direction.io_bytes)}</td>
+                <td className="num">{formatDuration(direction.runtime_ms)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** CPU use of fio's threads over the run. */
+function CpuFigures({ cpu, title }: { cpu: NonNullable<Result["cpu"]>; title: string }) {
+  return (
+    <dl className="inline-dl" aria-label={`CPU for ${title}`}>
+      <div>
+        <dt>{figureLabel("cpu_usr_pct")}</dt>
+        <dd>{formatPercent(cpu.usr_pct)}</dd>
+      </div>
+      <div>
+        <dt>{figureLabel("cpu_sys_pct")}</dt>
+        <dd>{formatPercent(cpu.sys_pct)}</dd>
+      </div>
+      <div>
+        <dt>Context switches</dt>
+        <dd>{formatCount(cpu.ctx)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The fio options as the run used them, folded away. */
+function OptionsAsRun({ options: optionMap }: { options: Result["options"] }) {
+  const options = Object.entries(optionMap);
+  if (!options.length) return null;
+  return (
+    <details className="small">
+      <summary>fio options as run ({options.length})</summary>
+      <ul className="option-list">
+        {options.map(([key, value]) => (
+          <li key={key}>
+            <code>
+              {key}={optionText(value)}
+            </code>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 /** Headline figures of one result (job × host, and repetition of a repeated run): one row per direction, then CPU. */
 export function ResultSummary({ result, repetitions = 1 }: { result: Result; repetitions?: number }) {
   const repetition = repetitions > 1 ? ` · repetition ${(result.repetition ?? 0) + 1} of ${repetitions}` : "";
   const title = `${result.job_name} on ${result.host_name}${repetition}`;
   const headingId = `result-${result.id}-heading`;
-  const options = Object.entries(result.options);
-  const cpu = result.cpu;
   return (
     <section className="result" aria-labelledby={headingId}>
       <h3 id={headingId}>
@@ -44,46 +128,7 @@ export function ResultSummary({ result, repetitions = 1 }: { result: Result; rep
           </div>
         </dl>
       ) : null}
-      <div className="table-scroll">
-        <table className="table table-compact result-table">
-          <caption className="sr-only">Figures for {title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Direction</th>
-              {SUMMARY_FIGURES.map((figure) => (
-                <th key={figure} scope="col">
-                  {figureLabel(figure)}
-                </th>
-              ))}
-              <th scope="col">Data</th>
-              <th scope="col">Runtime</th>
-            </tr>
-          </thead>
-          <tbody>
-            {activeDirections(result).map(([name, direction]) => {
-              const mean = meanSource(direction);
-              const pct = percentileSource(direction);
-              return (
-                <tr key={name}>
-                  <th scope="row">{name}</th>
-                  <td className="num">{formatIops(direction.iops)}</td>
-                  <td className="num">
-                    <span>{formatBandwidth(direction.bw_bytes)}</span>{" "}
-                    <span className="num-alt">{formatMBps(direction.bw_bytes)}</span>
-                  </td>
-                  <td className="num">{formatNs(mean?.mean_ns)}</td>
-                  <td className="num">{formatNs(percentile(pct, "50"))}</td>
-                  <td className="num">{formatNs(percentile(pct, "99"))}</td>
-                  <td className="num">{formatNs(percentile(pct, "99.9"))}</td>
-                  <td className="num">{formatNs(mean?.max_ns)}</td>
-                  <td className="num">{formatBytes(direction.io_bytes)}</td>
-                  <td className="num">{formatDuration(direction.runtime_ms)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DirectionFiguresTable result={result} title={title} />
       <ResultSpread result={result} title={title} />
       <LatencyHistogramChart result={result} title={title} />
       {result.spec_checks.length ? (
@@ -92,36 +137,8 @@ export function ResultSummary({ result, repetitions = 1 }: { result: Result; rep
         </div>
       ) : null}
       <FindingsList findings={result.findings} label={`Findings for ${title}`} />
-      {cpu ? (
-        <dl className="inline-dl" aria-label={`CPU for ${title}`}>
-          <div>
-            <dt>{figureLabel("cpu_usr_pct")}</dt>
-            <dd>{formatPercent(cpu.usr_pct)}</dd>
-          </div>
-          <div>
-            <dt>{figureLabel("cpu_sys_pct")}</dt>
-            <dd>{formatPercent(cpu.sys_pct)}</dd>
-          </div>
-          <div>
-            <dt>Context switches</dt>
-            <dd>{formatCount(cpu.ctx)}</dd>
-          </div>
-        </dl>
-      ) : null}
-      {options.length ? (
-        <details className="small">
-          <summary>fio options as run ({options.length})</summary>
-          <ul className="option-list">
-            {options.map(([key, value]) => (
-              <li key={key}>
-                <code>
-                  {key}={optionText(value)}
-                </code>
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
+      {result.cpu ? <CpuFigures cpu={result.cpu} title={title} /> : null}
+      <OptionsAsRun options={result.options} />
     </section>
   );
 }

@@ -44,6 +44,117 @@ interface NewScheduleFormProps {
   targets: Target[];
 }
 
+type FieldErrors = Record<string, string[]>;
+
+/** What runs where: the plan and the target. */
+function PlanTargetFields({
+  plans,
+  targets,
+  planId,
+  setPlanId,
+  targetId,
+  setTargetId,
+  errors,
+}: NewScheduleFormProps & {
+  planId: string;
+  setPlanId: (value: string) => void;
+  targetId: string;
+  setTargetId: (value: string) => void;
+  errors: FieldErrors;
+}) {
+  return (
+    <>
+      <FormField label="Plan" errors={errors.plan_id}>
+        {(control) => (
+          <select {...control} required value={planId} onChange={(event) => setPlanId(event.target.value)}>
+            <option value="">Choose a plan</option>
+            {plans.map((plan) => (
+              <option key={plan.id} value={plan.id}>
+                {plan.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <FormField label="Target" errors={errors.target_id}>
+        {(control) => (
+          <select {...control} required value={targetId} onChange={(event) => setTargetId(event.target.value)}>
+            <option value="">Choose a target</option>
+            {targets.map((target) => (
+              <option key={target.id} value={target.id}>
+                {target.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+    </>
+  );
+}
+
+/** When it runs: cron and timezone, with the next slots the API reads from them while typing. */
+function WhenFields({
+  cron,
+  setCron,
+  timezone,
+  setTimezone,
+  errors,
+}: {
+  cron: string;
+  setCron: (value: string) => void;
+  timezone: string;
+  setTimezone: (value: string) => void;
+  errors: FieldErrors;
+}) {
+  const preview = useNextSlots(useDebounced(cron, 300), useDebounced(timezone, 300));
+  const previewErrors = fieldErrors(preview.error, ["cron", "timezone"]);
+  return (
+    <>
+      <FormField
+        label="Cron expression"
+        errors={[...(errors.cron ?? []), ...(previewErrors.cron ?? [])]}
+        hint={
+          <>
+            Five fields: minute hour day-of-month month day-of-week. <code>0 2 * * *</code> is every day at 02:00,{" "}
+            <code>30 6 * * 1-5</code> weekdays at 06:30.
+          </>
+        }
+      >
+        {(control) => (
+          <input {...control} className="mono" required maxLength={120} value={cron} onChange={(event) => setCron(event.target.value)} />
+        )}
+      </FormField>
+      <FormField
+        label="Timezone"
+        errors={[...(errors.timezone ?? []), ...(previewErrors.timezone ?? [])]}
+        hint="IANA name, e.g. Europe/Berlin. Daylight-saving changes are handled as cron does."
+      >
+        {(control) => (
+          <>
+            <input
+              {...control}
+              required
+              list="schedule-timezones"
+              maxLength={64}
+              value={timezone}
+              onChange={(event) => setTimezone(event.target.value)}
+            />
+            <TimezoneOptions id="schedule-timezones" />
+          </>
+        )}
+      </FormField>
+      <div role="status" aria-label="Next slots" className="small">
+        {preview.data && !preview.error ? (
+          <>
+            Next: {preview.data.next_fire_times.map((iso) => formatDateTime(iso)).join(", ")}{" "}
+            <span className="muted">(your local time)</span>
+          </>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
 /** Create a schedule: a plan on a target at cron slots in a timezone, with its next three slots shown. */
 export function NewScheduleForm({ plans, targets }: NewScheduleFormProps) {
   const [name, setName] = useState("");
@@ -54,9 +165,7 @@ export function NewScheduleForm({ plans, targets }: NewScheduleFormProps) {
   const [label, setLabel] = useState("");
   const [repetitions, setRepetitions] = useState("1");
   const createMutation = useCreateSchedule();
-  const preview = useNextSlots(useDebounced(cron, 300), useDebounced(timezone, 300));
   const errors = fieldErrors(createMutation.error, FIELDS);
-  const previewErrors = fieldErrors(preview.error, ["cron", "timezone"]);
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -84,71 +193,16 @@ export function NewScheduleForm({ plans, targets }: NewScheduleFormProps) {
             <input {...control} required maxLength={120} value={name} onChange={(event) => setName(event.target.value)} />
           )}
         </FormField>
-        <FormField label="Plan" errors={errors.plan_id}>
-          {(control) => (
-            <select {...control} required value={planId} onChange={(event) => setPlanId(event.target.value)}>
-              <option value="">Choose a plan</option>
-              {plans.map((plan) => (
-                <option key={plan.id} value={plan.id}>
-                  {plan.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
-        <FormField label="Target" errors={errors.target_id}>
-          {(control) => (
-            <select {...control} required value={targetId} onChange={(event) => setTargetId(event.target.value)}>
-              <option value="">Choose a target</option>
-              {targets.map((target) => (
-                <option key={target.id} value={target.id}>
-                  {target.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
-        <FormField
-          label="Cron expression"
-          errors={[...(errors.cron ?? []), ...(previewErrors.cron ?? [])]}
-          hint={
-            <>
-              Five fields: minute hour day-of-month month day-of-week. <code>0 2 * * *</code> is every day at 02:00,{" "}
-              <code>30 6 * * 1-5</code> weekdays at 06:30.
-            </>
-          }
-        >
-          {(control) => (
-            <input {...control} className="mono" required maxLength={120} value={cron} onChange={(event) => setCron(event.target.value)} />
-          )}
-        </FormField>
-        <FormField
-          label="Timezone"
-          errors={[...(errors.timezone ?? []), ...(previewErrors.timezone ?? [])]}
-          hint="IANA name, e.g. Europe/Berlin. Daylight-saving changes are handled as cron does."
-        >
-          {(control) => (
-            <>
-              <input
-                {...control}
-                required
-                list="schedule-timezones"
-                maxLength={64}
-                value={timezone}
-                onChange={(event) => setTimezone(event.target.value)}
-              />
-              <TimezoneOptions id="schedule-timezones" />
-            </>
-          )}
-        </FormField>
-        <div role="status" aria-label="Next slots" className="small">
-          {preview.data && !preview.error ? (
-            <>
-              Next: {preview.data.next_fire_times.map((iso) => formatDateTime(iso)).join(", ")}{" "}
-              <span className="muted">(your local time)</span>
-            </>
-          ) : null}
-        </div>
+        <PlanTargetFields
+          plans={plans}
+          targets={targets}
+          planId={planId}
+          setPlanId={setPlanId}
+          targetId={targetId}
+          setTargetId={setTargetId}
+          errors={errors}
+        />
+        <WhenFields cron={cron} setCron={setCron} timezone={timezone} setTimezone={setTimezone} errors={errors} />
         <FormField label="Run label" optional errors={errors.label} hint="Given to every run it starts.">
           {(control) => (
             <input {...control} maxLength={200} value={label} onChange={(event) => setLabel(event.target.value)} />

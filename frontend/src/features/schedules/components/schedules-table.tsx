@@ -8,6 +8,93 @@ import { useUpdateSchedule } from "../api/update-schedule";
 import { FiringBadge } from "./firing-badge";
 import { FiringsList } from "./firings-list";
 
+/** What a schedule runs where and when, its next slots and what became of the last one. */
+function ScheduleCells({ schedule }: { schedule: Schedule }) {
+  return (
+    <>
+      <th scope="row">
+        {schedule.name}
+        {schedule.label ? <div className="small muted">label: {schedule.label}</div> : null}
+      </th>
+      <td>
+        {schedule.plan.name ?? `plan #${schedule.plan.id}`} on {schedule.target.name ?? `target #${schedule.target.id}`}
+        {schedule.repetitions > 1 ? <div className="small muted">{schedule.repetitions} repetitions</div> : null}
+      </td>
+      <td>
+        <code>{schedule.cron}</code> <span className="small muted">{schedule.timezone}</span>
+      </td>
+      <td>
+        {schedule.enabled ? (
+          <ul className="plain-list small" aria-label={`Next slots of ${schedule.name}`}>
+            {schedule.next_fire_times.map((iso) => (
+              <li key={iso}>
+                <time dateTime={iso}>{formatDateTime(iso)}</time>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <span className="badge badge-muted">disabled</span>
+        )}
+      </td>
+      <td>
+        {schedule.last_firing ? (
+          <>
+            <FiringBadge status={schedule.last_firing.status} />{" "}
+            <time className="small" dateTime={schedule.last_firing.slot_at}>
+              {formatDateTime(schedule.last_firing.slot_at)}
+            </time>
+          </>
+        ) : (
+          <span className="muted small">none yet</span>
+        )}
+        {schedule.missed_total > 0 ? (
+          <div className="small">
+            <strong>{schedule.missed_total}</strong> slot{schedule.missed_total === 1 ? "" : "s"} missed or refused
+          </div>
+        ) : null}
+      </td>
+    </>
+  );
+}
+
+/** Enable or disable a schedule, and delete it after a confirmation (editors only). */
+function ScheduleEditActions({
+  schedule,
+  updateMutation,
+  deleteMutation,
+}: {
+  schedule: Schedule;
+  updateMutation: ReturnType<typeof useUpdateSchedule>;
+  deleteMutation: ReturnType<typeof useDeleteSchedule>;
+}) {
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-small"
+        aria-label={`${schedule.enabled ? "Disable" : "Enable"} ${schedule.name}`}
+        disabled={updateMutation.isPending}
+        onClick={() => updateMutation.mutate({ id: schedule.id, body: { enabled: !schedule.enabled } })}
+      >
+        {schedule.enabled ? "Disable" : "Enable"}
+      </button>
+      <ConfirmAction
+        label="Delete"
+        name={`Delete ${schedule.name}`}
+        groupLabel={`Confirm deleting ${schedule.name}`}
+        question={
+          <>
+            Delete <strong>{schedule.name}</strong>? The runs it started stay.
+          </>
+        }
+        confirmLabel="Delete schedule"
+        disabled={deleteMutation.isPending}
+        onConfirm={() => deleteMutation.mutate(schedule.id)}
+      />
+    </>
+  );
+}
+
 /** The team's schedules: what runs where and when, the next slots, and what became of the last ones. */
 export function SchedulesTable({ schedules, canEdit }: { schedules: Schedule[]; canEdit: boolean }) {
   const [open, setOpen] = useState<number | null>(null);
@@ -34,47 +121,7 @@ export function SchedulesTable({ schedules, canEdit }: { schedules: Schedule[]; 
             {schedules.map((schedule) => (
               <Fragment key={schedule.id}>
                 <tr>
-                  <th scope="row">
-                    {schedule.name}
-                    {schedule.label ? <div className="small muted">label: {schedule.label}</div> : null}
-                  </th>
-                  <td>
-                    {schedule.plan.name ?? `plan #${schedule.plan.id}`} on {schedule.target.name ?? `target #${schedule.target.id}`}
-                    {schedule.repetitions > 1 ? <div className="small muted">{schedule.repetitions} repetitions</div> : null}
-                  </td>
-                  <td>
-                    <code>{schedule.cron}</code> <span className="small muted">{schedule.timezone}</span>
-                  </td>
-                  <td>
-                    {schedule.enabled ? (
-                      <ul className="plain-list small" aria-label={`Next slots of ${schedule.name}`}>
-                        {schedule.next_fire_times.map((iso) => (
-                          <li key={iso}>
-                            <time dateTime={iso}>{formatDateTime(iso)}</time>
-                          </li>
-                        ))}
-                      </ul>
-                    ) : (
-                      <span className="badge badge-muted">disabled</span>
-                    )}
-                  </td>
-                  <td>
-                    {schedule.last_firing ? (
-                      <>
-                        <FiringBadge status={schedule.last_firing.status} />{" "}
-                        <time className="small" dateTime={schedule.last_firing.slot_at}>
-                          {formatDateTime(schedule.last_firing.slot_at)}
-                        </time>
-                      </>
-                    ) : (
-                      <span className="muted small">none yet</span>
-                    )}
-                    {schedule.missed_total > 0 ? (
-                      <div className="small">
-                        <strong>{schedule.missed_total}</strong> slot{schedule.missed_total === 1 ? "" : "s"} missed or refused
-                      </div>
-                    ) : null}
-                  </td>
+                  <ScheduleCells schedule={schedule} />
                   <td>
                     <div className="button-row">
                       <button
@@ -87,30 +134,7 @@ export function SchedulesTable({ schedules, canEdit }: { schedules: Schedule[]; 
                         Firings
                       </button>
                       {canEdit ? (
-                        <>
-                          <button
-                            type="button"
-                            className="button button-small"
-                            aria-label={`${schedule.enabled ? "Disable" : "Enable"} ${schedule.name}`}
-                            disabled={updateMutation.isPending}
-                            onClick={() => updateMutation.mutate({ id: schedule.id, body: { enabled: !schedule.enabled } })}
-                          >
-                            {schedule.enabled ? "Disable" : "Enable"}
-                          </button>
-                          <ConfirmAction
-                            label="Delete"
-                            name={`Delete ${schedule.name}`}
-                            groupLabel={`Confirm deleting ${schedule.name}`}
-                            question={
-                              <>
-                                Delete <strong>{schedule.name}</strong>? The runs it started stay.
-                              </>
-                            }
-                            confirmLabel="Delete schedule"
-                            disabled={deleteMutation.isPending}
-                            onConfirm={() => deleteMutation.mutate(schedule.id)}
-                          />
-                        </>
+                        <ScheduleEditActions schedule={schedule} updateMutation={updateMutation} deleteMutation={deleteMutation} />
                       ) : null}
                     </div>
                   </td>

@@ -17,27 +17,66 @@ const STORAGE_CLASS_SUGGESTIONS = ["nfs", "smb", "cephfs", "lustre", "efs", "fsx
 
 const EMPTY = { name: "", hostId: "", path: "", kind: "directory" as TargetKind, storageClass: "", classId: "", capacityGib: "", description: "" };
 
+type TargetValues = typeof EMPTY;
+
+/** The API body for the form's values: optional fields only when given. */
+function targetCreateBody(values: TargetValues): TargetCreate {
+  const body: TargetCreate = {
+    name: values.name.trim(),
+    host_id: Number(values.hostId),
+    path: values.path.trim(),
+    kind: values.kind,
+  };
+  const spec = storageClassBody(values);
+  if (spec.storage_class_id !== null) body.storage_class_id = spec.storage_class_id;
+  if (spec.capacity_gib !== null) body.capacity_gib = spec.capacity_gib;
+  if (values.storageClass.trim()) body.storage_class = values.storageClass.trim();
+  if (values.description.trim()) body.description = values.description.trim();
+  return body;
+}
+
+/** A free label for the storage, with common ones suggested. */
+function StorageLabelField({
+  value,
+  onChange,
+  errors,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  errors: string[] | undefined;
+}) {
+  return (
+    <FormField label="Storage label" optional errors={errors} hint="A free label; the class's name when left empty">
+      {(control) => (
+        <>
+          <input
+            {...control}
+            name="storage_class"
+            list="storage-class-suggestions"
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          <datalist id="storage-class-suggestions">
+            {STORAGE_CLASS_SUGGESTIONS.map((item) => (
+              <option key={item} value={item} />
+            ))}
+          </datalist>
+        </>
+      )}
+    </FormField>
+  );
+}
+
 /** Registers a storage target: a directory (NAS/NFS/cloud mount) or a block device on a host. */
 export function NewTargetForm({ hosts }: { hosts: HostOption[] }) {
   const [values, setValues] = useState(EMPTY);
   const createMutation = useCreateTarget();
   const errors = fieldErrors(createMutation.error, FIELDS);
-  const set = (patch: Partial<typeof EMPTY>) => setValues((current) => ({ ...current, ...patch }));
+  const set = (patch: Partial<TargetValues>) => setValues((current) => ({ ...current, ...patch }));
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const body: TargetCreate = {
-      name: values.name.trim(),
-      host_id: Number(values.hostId),
-      path: values.path.trim(),
-      kind: values.kind,
-    };
-    const spec = storageClassBody(values);
-    if (spec.storage_class_id !== null) body.storage_class_id = spec.storage_class_id;
-    if (spec.capacity_gib !== null) body.capacity_gib = spec.capacity_gib;
-    if (values.storageClass.trim()) body.storage_class = values.storageClass.trim();
-    if (values.description.trim()) body.description = values.description.trim();
-    createMutation.mutate(body, { onSuccess: () => setValues(EMPTY) });
+    createMutation.mutate(targetCreateBody(values), { onSuccess: () => setValues(EMPTY) });
   }
 
   return (
@@ -93,24 +132,7 @@ export function NewTargetForm({ hosts }: { hosts: HostOption[] }) {
             )}
           </FormField>
           <StorageClassFields values={values} onChange={set} errors={errors} />
-          <FormField label="Storage label" optional errors={errors.storage_class} hint="A free label; the class's name when left empty">
-            {(control) => (
-              <>
-                <input
-                  {...control}
-                  name="storage_class"
-                  list="storage-class-suggestions"
-                  value={values.storageClass}
-                  onChange={(e) => set({ storageClass: e.target.value })}
-                />
-                <datalist id="storage-class-suggestions">
-                  {STORAGE_CLASS_SUGGESTIONS.map((item) => (
-                    <option key={item} value={item} />
-                  ))}
-                </datalist>
-              </>
-            )}
-          </FormField>
+          <StorageLabelField value={values.storageClass} onChange={(storageClass) => set({ storageClass })} errors={errors.storage_class} />
           <FormField label="Description" optional errors={errors.description}>
             {(control) => (
               <input {...control} name="description" value={values.description} onChange={(e) => set({ description: e.target.value })} />

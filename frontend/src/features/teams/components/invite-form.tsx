@@ -15,6 +15,26 @@ export function invitationUrl(invitation: Pick<InvitationCreated, "link">): stri
   return `${window.location.origin}${invitation.link}`;
 }
 
+/** The invitation just made: its link, shown once to copy and send. */
+function CreatedInvitation({ invitation, onDone }: { invitation: InvitationCreated; onDone: () => void }) {
+  return (
+    <OneTimeSecret
+      title="Invitation link"
+      label="Invitation link"
+      value={invitationUrl(invitation)}
+      copyLabel="Copy link"
+      intro={
+        <>
+          Invitation for a <strong>{invitation.role}</strong>
+          {invitation.email ? <> ({invitation.email} only)</> : null}, valid until {formatDateTime(invitation.expires_at)}.
+          Send this link; it works once.
+        </>
+      }
+      onDone={onDone}
+    />
+  );
+}
+
 /** Owners invite by link: a role, optionally one email address, and an expiry. */
 export function InviteForm() {
   const [role, setRole] = useState<Role>("member");
@@ -46,20 +66,7 @@ export function InviteForm() {
     <section className="panel" aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite someone</h2>
       {created ? (
-        <OneTimeSecret
-          title="Invitation link"
-          label="Invitation link"
-          value={invitationUrl(created)}
-          copyLabel="Copy link"
-          intro={
-            <>
-              Invitation for a <strong>{created.role}</strong>
-              {created.email ? <> ({created.email} only)</> : null}, valid until {formatDateTime(created.expires_at)}.
-              Send this link; it works once.
-            </>
-          }
-          onDone={done}
-        />
+        <CreatedInvitation invitation={created} onDone={done} />
       ) : (
         <form className="form" aria-labelledby="invite-heading" onSubmit={handleSubmit}>
           {createMutation.error ? <ApiErrorAlert error={createMutation.error} inlineFields={FIELDS} /> : null}

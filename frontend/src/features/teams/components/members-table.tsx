@@ -13,6 +13,25 @@ interface MembersTableProps {
   currentUserId: number;
 }
 
+/** An owner's choice of a member's role. */
+function RoleSelect({ member, disabled, onChange }: { member: Member; disabled: boolean; onChange: (role: Role) => void }) {
+  return (
+    <select
+      aria-label={`Role of ${member.email}`}
+      value={member.role}
+      disabled={disabled}
+      onChange={(event) => onChange(event.target.value as Role)}
+    >
+      {ROLES.map((role) => (
+        <option key={role} value={role}>
+          {role}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** The team's members; owners change roles and remove members. */
 export function MembersTable({ members, canManage, currentUserId }: MembersTableProps) {
   const updateMutation = useUpdateMember();
   const removeMutation = useRemoveMember();
@@ -51,18 +70,7 @@ export function MembersTable({ members, canManage, currentUserId }: MembersTable
               </th>
               <td>
                 {canManage ? (
-                  <select
-                    aria-label={`Role of ${member.email}`}
-                    value={member.role}
-                    disabled={busy}
-                    onChange={(event) => changeRole(member, event.target.value as Role)}
-                  >
-                    {ROLES.map((role) => (
-                      <option key={role} value={role}>
-                        {role}
-                      </option>
-                    ))}
-                  </select>
+                  <RoleSelect member={member} disabled={busy} onChange={(role) => changeRole(member, role)} />
                 ) : (
                   member.role
                 )}

@@ -11,6 +11,29 @@ import { useCreateToken } from "../api/create-token";
 const FIELDS = ["name", "role", "expires_in_days"] as const;
 const CLI_EXAMPLE = "storbench run --plan NAME --target NAME --wait";
 
+/** The token just made, shown once, with how a pipeline uses it. */
+function CreatedToken({ token, onDone }: { token: ApiTokenCreated; onDone: () => void }) {
+  return (
+    <OneTimeSecret
+      title="Created token"
+      label="API token"
+      value={token.token}
+      copyLabel="Copy token"
+      intro={
+        <>
+          Token <strong>{token.name}</strong> ({token.role}) created.
+        </>
+      }
+      onDone={onDone}
+    >
+      <p className="field-label">In the pipeline's environment:</p>
+      <CommandBlock label="Environment" command={`export STORBENCH_TOKEN=${token.token}`} copyLabel="Copy export line" />
+      <p className="field-label">Then, for example:</p>
+      <CommandBlock label="Command-line example" command={CLI_EXAMPLE} copyLabel="Copy example" />
+    </OneTimeSecret>
+  );
+}
+
 /** Creates a token for scripts and pipelines, then shows it once with how to use it. */
 export function NewTokenForm() {
   const [name, setName] = useState("");
@@ -43,35 +66,13 @@ export function NewTokenForm() {
     <section className="panel" aria-labelledby="new-token-heading">
       <h2 id="new-token-heading">New API token</h2>
       {created ? (
-        <OneTimeSecret
-          title="Created token"
-          label="API token"
-          value={created.token}
-          copyLabel="Copy token"
-          intro={
-            <>
-              Token <strong>{created.name}</strong> ({created.role}) created.
-            </>
-          }
-          onDone={done}
-        >
-          <p className="field-label">In the pipeline's environment:</p>
-          <CommandBlock label="Environment" command={`export STORBENCH_TOKEN=${created.token}`} copyLabel="Copy export line" />
-          <p className="field-label">Then, for example:</p>
-          <CommandBlock label="Command-line example" command={CLI_EXAMPLE} copyLabel="Copy example" />
-        </OneTimeSecret>
+        <CreatedToken token={created} onDone={done} />
       ) : (
         <form className="form" aria-labelledby="new-token-heading" onSubmit={handleSubmit}>
           {createMutation.error ? <ApiErrorAlert error={createMutation.error} inlineFields={FIELDS} /> : null}
           <FormField label="Token name" errors={errors.name} hint="What uses it, e.g. nightly regression pipeline.">
             {(control) => (
-              <input
-                {...control}
-                required
-                maxLength={120}
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-              />
+              <input {...control} required maxLength={120} value={name} onChange={(event) => setName(event.target.value)} />
             )}
           </FormField>
           <FormField label="Role" errors={errors.role} hint={ROLE_HINTS[role]}>

@@ -1,9 +1,41 @@
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { QueryState } from "../../../components/ui/query-state";
 import { formatDateTime } from "../../../lib/format";
-import { useDeliveries } from "../api/list-deliveries";
+import { useDeliveries, type Delivery } from "../api/list-deliveries";
 import { useRetryDelivery } from "../api/retry-delivery";
 import { DeliveryBadge } from "./delivery-badge";
+
+/** The receiver's last answer, and when the delivery was made, delivered and is tried again. */
+function DeliveryOutcomeCells({ delivery }: { delivery: Delivery }) {
+  return (
+    <>
+      <td>
+        {delivery.last_status_code !== null ? <strong>HTTP {delivery.last_status_code}</strong> : null}
+        {delivery.last_error ? <div className="small">{delivery.last_error}</div> : null}
+        {delivery.response_excerpt ? (
+          <div className="small muted mono" title="first bytes of the answer">
+            {delivery.response_excerpt.slice(0, 120)}
+          </div>
+        ) : null}
+      </td>
+      <td className="small">
+        <div>
+          created <time dateTime={delivery.created_at}>{formatDateTime(delivery.created_at)}</time>
+        </div>
+        {delivery.delivered_at ? (
+          <div>
+            delivered <time dateTime={delivery.delivered_at}>{formatDateTime(delivery.delivered_at)}</time>
+          </div>
+        ) : null}
+        {delivery.next_attempt_at ? (
+          <div>
+            next attempt <time dateTime={delivery.next_attempt_at}>{formatDateTime(delivery.next_attempt_at)}</time>
+          </div>
+        ) : null}
+      </td>
+    </>
+  );
+}
 
 /** A webhook's deliveries: status, attempts, the receiver's last answer, and when it is tried again. */
 export function DeliveryLog({ webhookId, url }: { webhookId: number; url: string }) {
@@ -45,30 +77,7 @@ export function DeliveryLog({ webhookId, url }: { webhookId: number; url: string
                 <td>
                   {delivery.attempts} of {delivery.max_attempts}
                 </td>
-                <td>
-                  {delivery.last_status_code !== null ? <strong>HTTP {delivery.last_status_code}</strong> : null}
-                  {delivery.last_error ? <div className="small">{delivery.last_error}</div> : null}
-                  {delivery.response_excerpt ? (
-                    <div className="small muted mono" title="first bytes of the answer">
-                      {delivery.response_excerpt.slice(0, 120)}
-                    </div>
-                  ) : null}
-                </td>
-                <td className="small">
-                  <div>
-                    created <time dateTime={delivery.created_at}>{formatDateTime(delivery.created_at)}</time>
-                  </div>
-                  {delivery.delivered_at ? (
-                    <div>
-                      delivered <time dateTime={delivery.delivered_at}>{formatDateTime(delivery.delivered_at)}</time>
-                    </div>
-                  ) : null}
-                  {delivery.next_attempt_at ? (
-                    <div>
-                      next attempt <time dateTime={delivery.next_attempt_at}>{formatDateTime(delivery.next_attempt_at)}</time>
-                    </div>
-                  ) : null}
-                </td>
+                <DeliveryOutcomeCells delivery={delivery} />
                 <td>
                   {delivery.status === "failed" ? (
                     <button

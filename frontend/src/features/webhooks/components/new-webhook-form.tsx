@@ -18,6 +18,27 @@ const EVENT_LABELS: Record<EventName, string> = {
 const VERIFY = `expected = "sha256=" + hmac_sha256(secret, timestamp + "." + raw_body).hexdigest()
 # compare with the X-Storbench-Signature header in constant time; refuse old X-Storbench-Timestamp values`;
 
+/** The webhook just registered: its signing secret, shown once, and how a receiver checks it. */
+function CreatedWebhook({ webhook, onDone }: { webhook: WebhookCreated; onDone: () => void }) {
+  return (
+    <OneTimeSecret
+      title="Created webhook"
+      label="Signing secret"
+      value={webhook.secret}
+      copyLabel="Copy secret"
+      intro={
+        <>
+          Webhook for <strong>{webhook.url}</strong> registered.
+        </>
+      }
+      onDone={onDone}
+    >
+      <p className="field-label">Your receiver checks each delivery with it:</p>
+      <CommandBlock label="Signature check" command={VERIFY} copyLabel="Copy check" />
+    </OneTimeSecret>
+  );
+}
+
 /** Register a URL for the chosen events; the signing secret is shown once. */
 export function NewWebhookForm({ events }: { events: string[] }) {
   const [url, setUrl] = useState("");
@@ -55,21 +76,7 @@ export function NewWebhookForm({ events }: { events: string[] }) {
     <section className="panel" aria-labelledby="new-webhook-heading">
       <h2 id="new-webhook-heading">New webhook</h2>
       {created ? (
-        <OneTimeSecret
-          title="Created webhook"
-          label="Signing secret"
-          value={created.secret}
-          copyLabel="Copy secret"
-          intro={
-            <>
-              Webhook for <strong>{created.url}</strong> registered.
-            </>
-          }
-          onDone={done}
-        >
-          <p className="field-label">Your receiver checks each delivery with it:</p>
-          <CommandBlock label="Signature check" command={VERIFY} copyLabel="Copy check" />
-        </OneTimeSecret>
+        <CreatedWebhook webhook={created} onDone={done} />
       ) : (
         <form className="form" aria-labelledby="new-webhook-heading" onSubmit={handleSubmit}>
           {createMutation.error ? <ApiErrorAlert error={createMutation.error} inlineFields={FIELDS} /> : null}
