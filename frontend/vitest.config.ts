@@ -9,6 +9,8 @@ export default mergeConfig(
       setupFiles: ["./src/test/setup.ts"],
       include: ["src/**/*.test.{ts,tsx}", "*.test.ts"],
       restoreMocks: true,
+      // A generous ceiling, not a pace: tests wait for conditions (see src/test/setup.ts).
+      testTimeout: 30_000,
       unstubGlobals: true,
     },
   }),
