@@ -34,14 +34,20 @@ describe("a viewer", () => {
     expect(screen.queryByRole("form", { name: "Start run" })).not.toBeInTheDocument();
 
     await user.click(within(nav).getByRole("link", { name: "Hosts" }));
+    // The previous page stays until this one's module loads: wait for this page, then its rows.
+    await screen.findByRole("heading", { name: "Hosts", level: 1 });
     expect(await screen.findByRole("row", { name: /nfs-client-01/ })).toBeInTheDocument();
     expect(screen.queryByRole("form", { name: "Add host" })).not.toBeInTheDocument();
 
     await user.click(within(nav).getByRole("link", { name: "Targets" }));
+    // The previous page stays until this one's module loads: wait for this page, then its rows.
+    await screen.findByRole("heading", { name: "Targets", level: 1 });
     expect(await screen.findByRole("row", { name: /netapp-vol1/ })).toBeInTheDocument();
     expect(screen.queryByRole("form", { name: "New target" })).not.toBeInTheDocument();
 
     await user.click(within(nav).getByRole("link", { name: "Plans" }));
+    // The previous page stays until this one's module loads: wait for this page, then its rows.
+    await screen.findByRole("heading", { name: "Plans", level: 1 });
     expect(await screen.findByRole("row", { name: /4k random read/ })).toBeInTheDocument();
     expect(screen.queryByRole("form", { name: "New plan" })).not.toBeInTheDocument();
 
