@@ -186,7 +186,7 @@ describe("compare page", { timeout: 30_000 }, () => {
     expect(verdicts).toHaveTextContent("better — +20.0 %");
     expect(verdicts).toHaveTextContent("Welch's t-test on log values p < 0.001");
     expect(verdicts).toHaveTextContent("95 % CI 1.150–1.260");
-    expect(document.title).toBe("Compare · storbench");
+    await waitFor(() => expect(document.title).toBe("Compare · storbench"));
     expect(screen.getByRole("link", { name: "Export CSV" })).toHaveAttribute("href", "/api/v1/compare/export?ids=1%2C2%2C3%2C4%2C5%2C6&baseline=1&format=csv");
     expect(api.callsTo("GET /api/v1/compare")[0]?.query.get("ids")).toBe("1,2,3,4,5,6");
   });

@@ -96,7 +96,7 @@ describe("history page", () => {
     expect(row).toHaveTextContent("not yet");
     const [query] = api.callsTo("GET /api/v1/history/trend").map((call) => call.query);
     expect(Object.fromEntries(query!)).toEqual({ target_id: "3", job: "randread-4k", metric: "iops", direction: "read" });
-    expect(document.title).toBe("History · storbench");
+    await waitFor(() => expect(document.title).toBe("History · storbench"));
     }, 20_000);
 
   it("reads its selection from the URL and says when older points are left out", async () => {
@@ -181,6 +181,6 @@ describe("regressions page", () => {
     await waitFor(() =>
       expect(api.callsTo("GET /api/v1/regressions").some((call) => call.query.get("acknowledged") === "false")).toBe(true),
     );
-    expect(document.title).toBe("Regressions · storbench");
+    await waitFor(() => expect(document.title).toBe("Regressions · storbench"));
   });
 });

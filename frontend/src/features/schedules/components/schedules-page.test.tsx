@@ -46,7 +46,7 @@ describe("Schedules page", () => {
     const { user } = renderApp("/schedules");
 
     const form = await screen.findByRole("form", { name: "New schedule" }, SLOW);
-    expect(document.title).toBe("Schedules · storbench");
+    await waitFor(() => expect(document.title).toBe("Schedules · storbench"));
     await user.type(within(form).getByLabelText("Name"), "nightly NAS");
     await within(form).findByRole("option", { name: "4k random read" }, SLOW);
     await user.selectOptions(within(form).getByLabelText("Plan"), "5");

@@ -53,7 +53,7 @@ describe("Webhooks page", () => {
     const { user } = renderApp("/settings/webhooks");
 
     const form = await screen.findByRole("form", { name: "New webhook" }, SLOW);
-    expect(document.title).toBe("Webhooks · storbench");
+    await waitFor(() => expect(document.title).toBe("Webhooks · storbench"));
     await user.type(within(form).getByLabelText("URL"), "https://hooks.example.com/new");
     await user.click(await within(form).findByRole("checkbox", { name: /Improvement detected/ }, SLOW));
     api.on("GET /api/v1/webhooks", { body: { items: [created], total: 1, events: EVENTS } });
