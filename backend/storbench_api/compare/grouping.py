@@ -26,7 +26,7 @@ from storbench_api.figures.definition import Figure, MeasuredPer
 from storbench_api.models import StorageClass
 from storbench_api.results.filters import ResultFilters
 from storbench_api.rollup import read as rollup_read
-from storbench_api.rollup.counts import PRECISION_PCT
+from storbench_api.rollup.counts import PRECISION_PCT, stored_capacity
 from storbench_api.storage_classes import repository as storage_classes_repository
 from storbench_fio.reported import SHAPE_KEYS, job_shape
 
@@ -111,8 +111,8 @@ def _key(by: GroupBy, row: Any, shape: dict[str, str], storage_class: StorageCla
 
 
 def _capacity(row: Any) -> float | None:
-    stored = ((row.comparability or {}).get("storage") or {}).get("capacity_gib")
-    capacity = stored if isinstance(stored, int | float) else row.capacity_gib
+    stored = stored_capacity(row.comparability)
+    capacity = stored if stored is not None else row.capacity_gib
     return float(capacity) if capacity else None
 
 

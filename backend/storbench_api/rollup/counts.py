@@ -48,10 +48,14 @@ def bin_of(value: float) -> int:
     return math.floor(math.log(value) / LN_BASE)
 
 
-def stored_capacity(comparability: Mapping[str, Any] | None) -> float:
-    """The capacity the result's comparability stored, or -1 (then the target's is read)."""
+def stored_capacity(comparability: Mapping[str, Any] | None) -> float | None:
+    """The capacity (GiB) the result's comparability stored when it was measured, if it stored one."""
     stored = ((comparability or {}).get("storage") or {}).get("capacity_gib")
-    return float(stored) if isinstance(stored, int | float) else -1.0
+    return float(stored) if isinstance(stored, int | float) else None
+
+
+def _or_none_stored(capacity: float | None) -> float:
+    return -1.0 if capacity is None else capacity
 
 
 def key_of(row: Any) -> Key:
@@ -61,7 +65,8 @@ def key_of(row: Any) -> Key:
         target_id=row.target_id or 0,
         storage_class=row.storage_class or "",
         storage_class_spec_id=row.storage_class_spec_id or 0,
-        capacity_gib=stored_capacity(row.comparability),
+        # -1: none stored (then the target's capacity is read).
+        capacity_gib=_or_none_stored(stored_capacity(row.comparability)),
         job_name=row.job_name,
         imported=bool(row.imported),
         rw=shape["rw"],
