@@ -308,8 +308,10 @@ def ensure_current_broker_user(db: Session, host: Host) -> Host:
 
 
 def is_online(host: Host, now: datetime | None = None) -> bool:
-    """True when the host's worker sent a heartbeat recently (a revoked host never is)."""
-    if host.last_seen_at is None or host.revoked_at is not None:
+    """True when the host's worker has reported its facts (its first heartbeat) and was heard from
+    recently. A worker that has only signed in is not online yet: until its facts arrive, nothing
+    knows which paths it allows, so no run could be planned on it. A revoked host never is."""
+    if host.last_seen_at is None or host.revoked_at is not None or not host.facts:
         return False
     return (now or utcnow()) - host.last_seen_at <= get_settings().host_offline_after
 

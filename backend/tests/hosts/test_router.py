@@ -43,6 +43,23 @@ def test_heartbeat_brings_a_host_online_and_silence_takes_it_offline(
     assert client.get(f"/api/v1/hosts/{host.id}", headers=owner.headers).json()["status"] == "offline"
 
 
+def test_a_worker_that_has_only_signed_in_is_not_online_until_its_first_heartbeat(
+    client: TestClient, db: Session, owner: Caller
+) -> None:
+    host, token = make_host(db, team=owner.team, online=False)
+    worker = {"Authorization": f"Bearer {token}"}
+    assert client.get("/api/v1/worker/me", headers=worker).status_code == 200
+    # Heard from, but its allowed paths are unknown: a run on it could not be planned yet.
+    assert client.get(f"/api/v1/hosts/{host.id}", headers=owner.headers).json()["status"] == "offline"
+    beat = client.post(
+        "/api/v1/worker/heartbeat",
+        json={"fio_version": "fio-3.33", "facts": {"cpu_count": 2, "allowed_roots": ["/srv"]}},
+        headers=worker,
+    )
+    assert beat.status_code == 200
+    assert client.get(f"/api/v1/hosts/{host.id}", headers=owner.headers).json()["status"] == "online"
+
+
 def test_duplicate_host_names_conflict(client: TestClient, owner: Caller) -> None:
     assert client.post("/api/v1/hosts", json={"name": "h1"}, headers=owner.headers).status_code == 201
     again = client.post("/api/v1/hosts", json={"name": "h1"}, headers=owner.headers)
