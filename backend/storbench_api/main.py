@@ -22,10 +22,11 @@ from storbench_api.hosts.enrollment_router import router as enrollment_router
 from storbench_api.hosts.router import router as hosts_router
 from storbench_api.hosts.worker_router import router as hosts_worker_router
 from storbench_api.ids import match_ids_by_digits
+from storbench_api.kit import attempts
 from storbench_api.kit.logs import configure_logging
 from storbench_api.kit.request_context import Answered, RequestContext, RouteTemplate, log_request
 from storbench_api.openapi import answer_unrouted_methods, document_errors
-from storbench_api.ops.metrics import observe_request
+from storbench_api.ops.metrics import count_refusal, observe_request
 from storbench_api.ops.router import router as ops_router
 from storbench_api.plans.router import router as plans_router
 from storbench_api.presets.router import router as presets_router
@@ -170,6 +171,7 @@ def create_app(run_sweeper: bool = True, settle_heap_at_start: bool = False) -> 
     if not any(isinstance(f, _QuietWorkerPolls) for f in access_log.filters):
         access_log.addFilter(_QuietWorkerPolls())
     install_error_handlers(app)
+    attempts.on_refusal(count_refusal)
     # Innermost: it notes the route that matched for RequestContext (added last, so it runs first).
     app.add_middleware(RouteTemplate, prefixed=_api_route_templates())
 

@@ -6,7 +6,7 @@ address (kit.backoff), so a guess cannot be spread over many addresses.
 """
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from fastapi import Request
@@ -15,7 +15,6 @@ from storbench_api.errors import DomainError
 from storbench_api.kit.backoff import Backoff, MemoryBackoff, RedisBackoff
 from storbench_api.kit.rate_limit import RedisSlidingWindow, SlidingWindow, Window
 from storbench_api.kit.redis_or_memory import RedisOrMemory
-from storbench_api.ops.metrics import count_refusal
 
 SIGN_IN_ATTEMPTS = 10
 WINDOW_S = 60.0
@@ -34,6 +33,14 @@ sign_in_window: RedisOrMemory[Window] = RedisOrMemory(
 )
 account_backoff: RedisOrMemory[Backoff] = RedisOrMemory(RedisBackoff, MemoryBackoff)
 
+_refusal_listeners: list[Callable[[str], None]] = []
+
+
+def on_refusal(listener: Callable[[str], None]) -> None:
+    """Call listener(limiter name) for every refused attempt, once per listener (ops counts them)."""
+    if listener not in _refusal_listeners:
+        _refusal_listeners.append(listener)
+
 
 def reset_all() -> None:
     """Forget every attempt (tests)."""
@@ -48,7 +55,8 @@ def client_address(request: Request) -> str:
 
 def _refuse(wait: float, limiter: str) -> None:
     if wait > 0:
-        count_refusal(limiter)
+        for listener in _refusal_listeners:
+            listener(limiter)
         seconds = int(wait) + 1
         raise TooManyAttempts(
             f"too many attempts; try again in {seconds} s", headers={"Retry-After": str(seconds)}

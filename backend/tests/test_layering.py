@@ -1,4 +1,4 @@
-"""The rollup sits below the domains that write it (results, hosts) and read it (compare, history)."""
+"""Which package may import which: kit below every domain, the rollup below its writers and readers."""
 
 import ast
 from pathlib import Path
@@ -32,3 +32,10 @@ def test_the_rollup_imports_only_the_models_the_figures_and_itself() -> None:
 def test_the_writers_of_results_never_reach_into_compare() -> None:
     for folder in ("results", "hosts", "history", "rollup"):
         assert not {n for n in _imports(folder) if n.startswith("storbench_api.compare")}, folder
+
+
+def test_the_kit_knows_no_domain() -> None:
+    # kit/ holds what any domain may use; it may read the settings and the error shape, nothing else.
+    allowed = ("storbench_api.kit", "storbench_api.errors", "storbench_api.settings")
+    outside = {name for name in _imports("kit") if not name.startswith(allowed)}
+    assert outside == set()
