@@ -96,7 +96,9 @@ class Stack:
             except httpx.TransportError:
                 return False
 
-        self.wait_for(healthy, 60, "the API to answer")
+        # Migrating and importing the app take seconds on an idle machine and over a minute on a
+        # loaded one (100 s measured at a load average of 24 on 2 cores); the bound is only a backstop.
+        self.wait_for(healthy, 240, "the API to answer")
 
     def stop_api(self) -> None:
         """Stop the API process, as an outage would."""
