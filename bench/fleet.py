@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-from benchstack import ADMIN_EMAIL, BIN, free_port
+from benchstack import ADMIN_EMAIL, BIN, _kill_leftovers_in, free_port
 
 STOP_GRACE_S = 10.0
 START_TIMEOUT_S = 120.0
@@ -46,6 +46,15 @@ def stop_process(process: subprocess.Popen[bytes], grace_s: float = STOP_GRACE_S
     process.wait()
 
 
+def kill_process(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process group at once (a crash, not a shutdown) and reap it."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
 @dataclass
 class Fleet:
     """What a bench started: API processes by port, workers by host name, the private Redis."""
@@ -56,6 +65,7 @@ class Fleet:
     apis: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
     workers: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     others: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    redis: subprocess.Popen[bytes] | None = None
 
     def spawn(self, argv: list[str]) -> subprocess.Popen[bytes]:
         with self.log.open("ab") as log:
@@ -63,21 +73,12 @@ class Fleet:
                 argv, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
 
-    def start_redis(self) -> str:
-        """A redis-server of the bench's own on a free loopback port; returns its URL."""
-        port = free_port()
-        argv = [
-            "redis-server",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ]
-        self.others.append(self.spawn(argv))
+    def start_redis(self, port: int | None = None) -> str:
+        """A redis-server of the bench's own on a loopback port (a free one unless told); its URL."""
+        port = port or free_port()
+        argv = ["redis-server", "--bind", "127.0.0.1", "--port", str(port)]
+        self.redis = self.spawn([*argv, "--save", "", "--appendonly", "no"])
+        self.others.append(self.redis)
         url = f"redis://127.0.0.1:{port}"
         wait_until(lambda: _redis_answers(port), "the bench's Redis")
         return url
@@ -164,6 +165,7 @@ def fleet(work: Path, env: dict[str, str]) -> Iterator[Fleet]:
     """A Fleet whose processes are all stopped on the way out (SIGTERM to the script too)."""
     started = Fleet(work=work, env=env, log=work / "fleet.log")
     with ExitStack() as cleanup:
+        cleanup.callback(_kill_leftovers_in, work)
         cleanup.callback(started.stop_all)
         cleanup.callback(signal.signal, signal.SIGTERM, signal.getsignal(signal.SIGTERM))
         signal.signal(signal.SIGTERM, _exit_on_sigterm)

@@ -57,7 +57,9 @@ def prepare_database(name: str, results: int, seed: int) -> str:
     wanted = {"version": data.DATA_VERSION, "seed": seed, "results": results // 4 * 4}
     if data.existing_generation(name) != wanted:
         started = time.monotonic()
-        print(f"generating {results:,} results in {name} (COPY-free INSERT … SELECT inside PostgreSQL)")
+        print(
+            f"generating {results:,} results in {name} (INSERT … SELECT generate_series, inside PostgreSQL)"
+        )
         data.generate(name, results, seed, migrate)
         report.record(BENCH, "history generated (1 time)", round(time.monotonic() - started), "s")
     url = data.database_url(name)
@@ -155,6 +157,37 @@ def real_targets(api: httpx.Client, names: list[str]) -> list[int]:
     wait_until(online, "the real workers to come online")
     targets = api.get("/targets", params={"limit": 500}).json()["items"]
     return [t["id"] for t in targets if t["name"] in {f"scratch on {n}" for n in names}]
+
+
+def users_plan(
+    args: argparse.Namespace,
+    work: Path,
+    env: dict[str, str],
+    urls: list[str],
+    token: str,
+    api: httpx.Client,
+    database: str,
+    targets: list[int],
+) -> dict[str, Any]:
+    """What bench/load_users.py runs: who, against what, for how long (simulated hosts registered here)."""
+    return {
+        "api_urls": urls,
+        "broker_url": env["STORBENCH_BROKER_URL"],
+        "token": token,
+        "users": args.users,
+        "browse": browse_plan(database),
+        "sim_hosts": register_sim_hosts(api, args.hosts, str(work / "sim")),
+        "sim_root": str(work / "sim"),
+        "sim_jobs": SIM_JOBS,
+        "sim_fio_output": fio_output(work),
+        "sim_run_every_s": getattr(args, "sim_run_every", 60.0),
+        "heartbeat_s": 10.0,
+        "real_targets": targets,
+        "real_jobs": [REAL_JOB],
+        "real_run_bound_s": args.stuck_after,
+        "duration_s": getattr(args, "duration", 120.0),
+        "stop_timeout_s": args.stuck_after,
+    }
 
 
 def drive(work: Path, plan: dict[str, Any]) -> dict[str, Any]:
@@ -258,24 +291,8 @@ def main() -> int:
             token = sign_in(urls[0], PASSWORD)
             headers = {"Authorization": f"Bearer {token}"}
             with httpx.Client(base_url=f"{urls[0]}/api/v1", headers=headers, timeout=60) as api:
-                plan = {
-                    "api_urls": urls,
-                    "broker_url": env["STORBENCH_BROKER_URL"],
-                    "token": token,
-                    "users": args.users,
-                    "browse": browse_plan(args.database),
-                    "sim_hosts": register_sim_hosts(api, args.hosts, str(work / "sim")),
-                    "sim_root": str(work / "sim"),
-                    "sim_jobs": SIM_JOBS,
-                    "sim_fio_output": fio_output(work),
-                    "sim_run_every_s": args.sim_run_every,
-                    "heartbeat_s": 10.0,
-                    "real_targets": real_targets(api, names),
-                    "real_jobs": [REAL_JOB],
-                    "real_run_bound_s": args.stuck_after,
-                    "duration_s": args.duration,
-                    "stop_timeout_s": args.stuck_after,
-                }
+                targets = real_targets(api, names)
+                plan = users_plan(args, work, env, urls, token, api, args.database, targets)
                 print(
                     f"load: {args.users} people, {args.hosts} simulated hosts, {args.real_runs} real runs "
                     f"in flight, {args.duration:.0f} s, 2 API processes"

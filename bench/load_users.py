@@ -141,7 +141,7 @@ class SimulatedHost(HttpUser):
         with self.client.post(
             f"/api/v1/worker{path}", data=body, headers=self.worker, name=name, catch_response=True
         ) as answer:
-            if answer.status_code >= 300:
+            if not 200 <= answer.status_code < 300:
                 answer.failure(f"{answer.status_code}: {answer.text[:160]}")
                 return None
             return answer.json()

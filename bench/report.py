@@ -41,3 +41,24 @@ def record(
 def note(bench: str, text: str) -> None:
     """How the figures were measured (size, rounds, what was smaller than asked), for the report."""
     _append({"bench": bench, "note": text})
+
+
+def record_spread(
+    bench: str, figure: str, values: list[float], unit: str, at_most: float | None = None
+) -> None:
+    """median / p95 / max of a series; with at_most, the target is that every value stays at or under it."""
+    if not values:
+        record(bench, figure, "no samples", unit, "" if at_most is None else f"<= {at_most:g}", None)
+        return
+    ordered = sorted(values)
+    p95 = ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
+    text = f"{ordered[len(ordered) // 2]:.3f} / {p95:.3f} / {ordered[-1]:.3f}"
+    target = "" if at_most is None else f"every value <= {at_most:g}"
+    record(
+        bench,
+        f"{figure}, median / p95 / max",
+        text,
+        unit,
+        target,
+        None if at_most is None else ordered[-1] <= at_most,
+    )
