@@ -192,6 +192,8 @@ def section(outcome: dict[str, Any]) -> list[str]:
 
 
 def write_report(outcomes: list[dict[str, Any]]) -> None:
+    included = {o["bench"].name for o in outcomes}
+    left_out = [b.name for b in BENCHES if b.name not in included]
     missed = [
         f"{o['bench'].name}: {r['figure']}"
         for o in outcomes
@@ -216,6 +218,7 @@ def write_report(outcomes: list[dict[str, Any]]) -> None:
         ),
         f"- targets missed: {len(missed)}" + ("" if not missed else " — " + "; ".join(missed)),
         f"- benches that failed or recorded nothing: {', '.join(failed) or 'none'}",
+        f"- benches not in this report (left out with --only/--skip): {', '.join(left_out) or 'none'}",
         "",
     ]
     for outcome in outcomes:
