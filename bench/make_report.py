@@ -96,9 +96,7 @@ def machine() -> list[str]:
         ),
         platform.processor(),
     )
-    postgres = _command(
-        ["psql", "-h", "127.0.0.1", "-U", "storbench", "-d", "postgres", "-Atc", "SHOW server_version"]
-    )
+    postgres = _postgres_version()
     return [
         f"- cores: {os.cpu_count()} ({cpu}); memory: {memory_kib / 1024 / 1024:.1f} GiB",
         f"- kernel: {platform.release()}; {platform.platform()}",
@@ -191,7 +189,7 @@ def section(outcome: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
-def write_report(outcomes: list[dict[str, Any]]) -> None:
+def write_report(outcomes: list[dict[str, Any]], comment: str = "") -> None:
     included = {o["bench"].name for o in outcomes}
     left_out = [b.name for b in BENCHES if b.name not in included]
     missed = [
@@ -219,6 +217,7 @@ def write_report(outcomes: list[dict[str, Any]]) -> None:
         f"- targets missed: {len(missed)}" + ("" if not missed else " — " + "; ".join(missed)),
         f"- benches that failed or recorded nothing: {', '.join(failed) or 'none'}",
         f"- benches not in this report (left out with --only/--skip): {', '.join(left_out) or 'none'}",
+        *([f"- {comment}"] if comment else []),
         "",
     ]
     for outcome in outcomes:
@@ -237,6 +236,7 @@ def main() -> int:
         default="",
         help="comma-separated bench names whose last recorded figures (var/bench) to use",
     )
+    parser.add_argument("--comment", default="", help="a line for the summary (why a run was narrowed)")
     args = parser.parse_args()
     only = set(args.only.split(",")) if args.only else None
     skip, reuse = set(filter(None, args.skip.split(","))), set(filter(None, args.reuse.split(",")))
@@ -245,7 +245,7 @@ def main() -> int:
         for b in BENCHES
         if (only is None or b.name in only or b.name in reuse) and b.name not in skip
     ]
-    write_report(outcomes)
+    write_report(outcomes, args.comment)
     return 0 if all(o["code"] == 0 for o in outcomes) else 1
 
 
