@@ -23,6 +23,7 @@ help:
 	@echo "make test   run every test suite (starts PostgreSQL and Redis when none are running)"
 	@echo "make lint   ruff, mypy, size and TypeScript checks"
 	@echo "make prod-check  the production stack (docker-compose.yml) for real, with faults (needs root, ~10 min)"
+	@echo "make bench  measure storbench itself (slow: about an hour); report in bench/results/latest.md"
 	@echo "make api-types  regenerate the SPA's API types and fixtures from the API (after changing its schema)"
 
 # ---- installation ------------------------------------------------------------------------
@@ -136,23 +137,9 @@ test-e2e: deps e2e-deps services
 test: lint test-fio test-protocol test-worker test-backend test-cli test-frontend test-e2e
 	@echo "==> all test suites passed"
 
+# Every bench of storbench itself, one after the other; their figures, targets and verdicts, the machine
+# and how each was measured go to bench/results/latest.md (bench/make_report.py; outputs in var/bench/).
+# BENCH_ARGS passes options on, e.g. BENCH_ARGS="--only load,faults" or "--skip history_scale".
 bench: python-deps services
-	@$(PY) bench/overhead.py
-	@$(PY) bench/progress_latency.py
-	@$(PY) bench/cancel_latency.py
-	@$(PY) bench/start_skew.py
-	@$(PY) bench/sse_viewers.py
-	@$(PY) bench/parse_speed.py
 	@cd frontend && npm run --silent build >/dev/null
-	@$(PY) bench/compare_render.py
-	@$(PY) bench/history_scale.py
-	@$(PY) bench/edge_limits.py
-	@$(PY) bench/stats_truth.py
-
-# The production stack for real: Docker engine (started if needed), images built FROM a local Debian base,
-# a run end to end and faults (scripts/prod_check.py). Not part of `make test`: CI has no Docker engine.
-prod-check: python-deps
-	@$(PY) scripts/prod_check.py
-
-clean:
-	rm -rf $(VENV) frontend/node_modules frontend/dist e2e/node_modules var
+	@$(PY) bench/make_report.py $(BENCH_ARGS)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import report
 from benchstack import BenchStack, bench_workdir, nearest_rank, randread_4k_job, running_stack
 
 TARGET_S = 2.0
@@ -222,6 +223,19 @@ def main() -> None:
             rounds.append(measure_round(stack, args.runtime, rng))
             print_round(round_no, rounds[-1])
     print_table(rounds, args.runtime)
+    name = "cancel_latency"
+    report.note(
+        name, f"{args.rounds} rounds of a {args.runtime} s 4k randread job cancelled 0-1 s after a sample"
+    )
+    gone = [r.fio_gone_s for r in rounds]
+    report.record_spread(name, "cancel -> no fio process", [v for v in gone if v is not None], "s", TARGET_S)
+    report.record_spread(
+        name, "cancel -> scratch empty", [r.scratch_empty_s for r in rounds if r.scratch_empty_s], "s"
+    )
+    report.record_spread(
+        name, "cancel -> partial result", [r.partial_stored_s for r in rounds if r.partial_stored_s], "s"
+    )
+    report.record(name, "rounds leaving a fio process behind", gone.count(None), "", "0", None not in gone)
 
 
 if __name__ == "__main__":

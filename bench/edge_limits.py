@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+import report
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend"))
@@ -33,6 +34,14 @@ PATHS = ("/api/v1/auth/token", "/api/v1/plans", "/api/v1/worker/enroll", "/api/v
 
 def _figures(label: str, seconds: list[float]) -> str:
     ms = sorted(s * 1000 for s in seconds)
+    report.record(
+        "edge_limits",
+        f"{label}, median / max",
+        f"{statistics.median(ms):.1f} / {ms[-1]:.1f}",
+        "ms",
+        "max < 1000 ms",
+        ms[-1] < 1000,
+    )
     return f"  {label:<34} median {statistics.median(ms):7.1f} ms   max {ms[-1]:7.1f} ms   (n={len(ms)})"
 
 
@@ -104,6 +113,10 @@ def main() -> None:
     print(
         f"  resident memory: idle {idle_rss / 2**20:.0f} MiB, peak {peak_rss / 2**20:.0f} MiB "
         f"(+{(peak_rss - idle_rss) / 2**20:.0f} MiB)"
+    )
+    added = (peak_rss - idle_rss) / 2**20
+    report.record(
+        "edge_limits", "memory added under 24 gzip bombs", round(added), "MiB", "< 300 MiB", added < 300
     )
 
 

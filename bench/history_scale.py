@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "backend"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import history_scale_data as data  # noqa: E402
+import report as bench_report  # noqa: E402
 from alembic import command  # noqa: E402
 from benchstack import nearest_rank  # noqa: E402
 from sqlalchemy import Connection, Engine, event, func, inspect, select, text  # noqa: E402
@@ -524,6 +525,20 @@ def report(cases: list[Case]) -> None:
     print("(ratio: ours p95 / hand-written p95; BEFORE rows: the old list against the new hand-written page)")
 
 
+def record_figures(cases: list[Case], results: int) -> None:
+    """The figures of make bench's report (bench/report.py): each question's p50 / p95 and verdict."""
+    bench_report.note("history_scale", f"{results:,} results; the product's call beside hand-written SQL")
+    for case in cases:
+        if case.name.startswith("BEFORE"):
+            continue
+        ours95, hand95 = nearest_rank(case.ours_ms, 0.95), nearest_rank(case.hand_ms, 0.95)
+        value = f"{nearest_rank(case.ours_ms, 0.5):.1f} / {ours95:.1f} (hand-written p95 {hand95:.1f})"
+        target = f"p95 < {TARGET_P95_MS:.0f} ms, <= {TARGET_RATIO:.0f}x hand-written"
+        bench_report.record(
+            "history_scale", f"{case.name}, p50 / p95", value, "ms", target, verdict(case) == "ok"
+        )
+
+
 def print_explains(engine: Engine, cases: list[Case]) -> None:
     for case in cases:
         print(f"\n=== EXPLAIN (ANALYZE, BUFFERS): {case.name}")
@@ -645,6 +660,7 @@ def main() -> int:
     if not args.no_explain:
         print_explains(engine, cases)
     report(cases)
+    record_figures(cases, wanted["results"])
     engine.dispose()
     if args.drop:
         data.drop_database(args.database)

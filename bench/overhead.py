@@ -23,6 +23,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import report
 from benchstack import BenchStack, bench_workdir, nearest_rank, randread_4k_job, running_stack
 
 JOB_NAME = "overhead-randread-4k"
@@ -136,6 +137,25 @@ def main() -> None:
     print(f"{'dispatch POST /runs -> fio, p50 / p95 s':40}{p50:>10.3f}{p95:>10.3f}")
     print(f"broker: {os.environ.get('STORBENCH_BROKER_URL', 'embedded filesystem')}")
     print("pinning: " + (f"fio on CPU {fio_cpu} in both arms, API kept off it" if args.pin else "none"))
+    record_figures(args.rounds, args.runtime, ratios, column("worker_cpu_pct"), (p50, p95))
+
+
+def record_figures(
+    rounds: int, runtime: int, ratios: list[float], worker_cpu: list[float], dispatch: tuple[float, float]
+) -> None:
+    """The figures of make bench's report (bench/report.py)."""
+    report.note("overhead", f"{rounds} interleaved rounds of {runtime} s, 4k randread QD16 libaio direct")
+    ratio = statistics.median(ratios)
+    report.record(
+        "overhead", "IOPS ratio storbench / direct, median", round(ratio, 3), "", ">= 0.99", ratio >= 0.99
+    )
+    cpu = statistics.median(worker_cpu)
+    report.record(
+        "overhead", "worker CPU while fio ran, median", round(cpu, 2), "% of a core", "< 1", cpu < 1
+    )
+    report.record(
+        "overhead", "dispatch POST /runs -> fio, p50 / p95", f"{dispatch[0]:.3f} / {dispatch[1]:.3f}", "s"
+    )
 
 
 if __name__ == "__main__":

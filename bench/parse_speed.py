@@ -25,6 +25,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+import report
+
 from storbench_fio.errors import ParseError
 from storbench_fio.results import parse_fio_output, parse_fio_stream
 
@@ -313,6 +315,9 @@ def main() -> None:
             medians[size] = median
             peak = f"{added:.0f}" if added is not None else "?"
             print(f"{shape:<13} {size:>3g} MiB {median:>9.3f} {peak:>9}  {outcome}", flush=True)
+            report.record(
+                "parse_speed", f"{shape} {size:g} MiB: median / peak added", f"{median:.3f} s / {peak} MiB"
+            )
         if 8 in medians and 32 in medians and medians[8] > 0:
             ratios[shape] = f"{medians[32] / medians[8]:.1f}"
         else:
@@ -320,6 +325,8 @@ def main() -> None:
     print("\nratio of the 32 MiB to the 8 MiB median (about 4 when linear):")
     for shape, ratio in ratios.items():
         print(f"  {shape:<13} {ratio}")
+        report.record("parse_speed", f"{shape}: 32 MiB / 8 MiB time", ratio, "", "about 4 (linear)")
+    report.note("parse_speed", f"{args.rounds} rounds per shape and size")
 
 
 if __name__ == "__main__":

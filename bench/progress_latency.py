@@ -26,6 +26,7 @@ import time
 from datetime import datetime
 
 import httpx
+import report
 from benchstack import BenchStack, bench_workdir, nearest_rank, randread_4k_job, running_stack
 
 TARGET_S = 2.0
@@ -167,6 +168,17 @@ def main() -> None:
             )
             print(f"round {round_no}: run {run_id}, {len(figures)} samples, fio -> SSE client {summary}")
     print_table(latencies, args.rounds, args.runtime)
+    report.note("progress_latency", f"{args.rounds} rounds of a {args.runtime} s 4k randread job")
+    report.record_spread("progress_latency", "fio -> server", latencies.fio_to_server, "s")
+    report.record_spread("progress_latency", "fio -> SSE client", latencies.fio_to_client, "s", TARGET_S)
+    report.record(
+        "progress_latency",
+        "samples not seen by the SSE client",
+        latencies.missed_by_client,
+        "",
+        "0",
+        latencies.missed_by_client == 0,
+    )
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ from datetime import datetime
 import httpx
 import psycopg
 import redis
+import report
 from benchstack import BenchStack, bench_workdir, nearest_rank, randread_4k_job, running_stack
 from psycopg import sql
 
@@ -245,6 +246,35 @@ def main() -> None:
             )
             columns.append(figures)
     print_table(columns, args.runtime)
+    record_figures(columns, args.runtime)
+
+
+def record_figures(columns: list[Figures], runtime: int) -> None:
+    """The figures of make bench's report (bench/report.py)."""
+    report.note(
+        "sse_viewers", f"a {runtime} s 4k randread run watched by 1, then {columns[-1].viewers} SSE viewers"
+    )
+    for f in columns:
+        label = f"{f.viewers} viewer(s)"
+        report.record("sse_viewers", f"{label}: database transactions/s", round(f.run_xacts / f.run_s, 1))
+        report.record_spread("sse_viewers", f"{label}: progress lag", f.lags, "s")
+        within = sum(lag < TARGET_LAG_S for lag in f.lags) / len(f.lags)
+        report.record(
+            "sse_viewers",
+            f"{label}: samples within {TARGET_LAG_S:.0f} s",
+            f"{within:.1%}",
+            "",
+            "100 %",
+            within == 1,
+        )
+        report.record(
+            "sse_viewers",
+            f"{label}: viewers that missed something",
+            f.incomplete_viewers,
+            "",
+            "0",
+            f.incomplete_viewers == 0,
+        )
 
 
 if __name__ == "__main__":

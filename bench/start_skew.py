@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import report
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend"))
 
@@ -169,8 +171,12 @@ def main() -> None:
     )
     for label, values in rows:
         print(f"  {label:38}{statistics.median(values) * 1000:8.1f} / {max(values) * 1000:7.1f} ms")
+        report.record_spread("start_skew", label, [v * 1000 for v in values], "ms")
     ratio = statistics.median(by_proc) / max(statistics.median(fio_cs), TICK_S)
     print(f"  {'ratio storbench/fio (job processes)':38}{ratio:8.2f}")
+    report.note(
+        "start_skew", f"3 hosts on this machine, {args.rounds} rounds, resolution {TICK_S * 1000:.0f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import argparse
 from collections.abc import Callable
 
 import numpy as np
+import report
 
 from storbench_api.compare.stats import ALPHA, Verdict, VerdictKind, compare_many
 
@@ -86,6 +87,24 @@ def main() -> None:
     )
     print(
         f"coverage: pooled {np.mean(cover_all):.3f}, worst cell {min(cover_all):.3f} (target ≥ 0.93 at 0.95)"
+    )
+    pooled_false, pooled_cover = float(np.mean(false_all)), float(np.mean(cover_all))
+    report.note("stats_truth", f"{trials} trials per cell, alpha {ALPHA}")
+    report.record(
+        "stats_truth",
+        "false-positive rate, pooled",
+        round(pooled_false, 3),
+        "",
+        f"<= {ALPHA}",
+        pooled_false <= ALPHA,
+    )
+    report.record(
+        "stats_truth",
+        "coverage of 95 % intervals, pooled",
+        round(pooled_cover, 3),
+        "",
+        ">= 0.93",
+        pooled_cover >= 0.93,
     )
 
 

@@ -1,11 +1,17 @@
 """GET /api/v1/ready: the database and the broker answer, or a 503 naming what does not."""
 
 import socket
+from collections.abc import Iterator
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session
 
+from storbench_api.db import get_db
 from storbench_api.settings import get_settings
+from tests.conftest import Caller
 
 
 def closed_port() -> int:
@@ -56,3 +62,27 @@ def test_health_stays_up_while_the_broker_is_down(
 ) -> None:
     monkeypatch.setattr(get_settings(), "broker_url", f"redis://127.0.0.1:{closed_port()}/0")
     assert client.get("/api/v1/health").status_code == 200
+
+
+def test_a_request_while_the_database_is_unreachable_gets_503_saying_so(app: FastAPI, owner: Caller) -> None:
+    # As during a PostgreSQL crash or restart: the driver cannot connect.
+    down = create_engine(
+        f"postgresql+psycopg://storbench:storbench@127.0.0.1:{closed_port()}/storbench",
+        connect_args={"connect_timeout": 2},
+    )
+
+    def unreachable() -> Iterator[Session]:
+        with Session(down) as session:
+            yield session
+
+    app.dependency_overrides[get_db] = unreachable
+    try:
+        with TestClient(app, raise_server_exceptions=False) as client:
+            answer = client.get("/api/v1/hosts", headers=owner.headers)
+    finally:
+        app.dependency_overrides.clear()
+        down.dispose()
+    assert answer.status_code == 503
+    assert answer.json()["code"] == "database_unavailable"
+    assert "try again" in answer.json()["message"]
+    assert answer.headers["Retry-After"] == "5"
