@@ -3,8 +3,8 @@
 Started at the barrier's time, fio would still parse its jobs, fork its job processes (its main
 process then sleeps 100 ms before letting them go on) and open its files after it: 30-50 ms that
 differ from host to host. So the worker starts fio before it reports ready, with every job told to
-wait, once set up, on a lock the worker holds (fio's exec_prerun runs `flock -s LOCK true` after
-the job's files are set up, right before its first I/O). The worker releases the lock at the start
+wait, once set up, on a lock the worker holds (fio's exec_prerun runs `flock -s` on it after the
+job's files are set up, right before its first I/O). The worker releases the lock at the start
 time: what follows is only each job's first I/O. Jobs of later stonewall groups pass the open gate.
 
 fio adds `> NAME.prerun.txt 2>&1` to the command for a shell; the trailing ` #` makes that a comment,
@@ -67,7 +67,9 @@ class StartGate:
     @property
     def fio_args(self) -> tuple[str, ...]:
         """fio's global option making every job wait here once set up."""
-        return (f"--exec_prerun=flock -s {shlex.quote(str(self.path))} true #",)
+        # The shell becomes flock (exec), which locks the file it opened as descriptor 9 and exits:
+        # once released, one process ends and the job goes on (no `true` to fork, no shell left).
+        return (f"--exec_prerun=exec flock -s 9 9<{shlex.quote(str(self.path))} #",)
 
     def waiting(self) -> int:
         """Job processes blocked on the gate now (the kernel's list of blocked lock requests)."""
