@@ -19,6 +19,7 @@ Redis (scripts/services.sh postgres redis).
 """
 
 import argparse
+import contextlib
 import os
 import shutil
 import signal
@@ -30,6 +31,7 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -177,6 +179,10 @@ def fio_client_server_rounds(fleet: Fleet, rounds: int, work: Path, trace: IoSta
             if len(first) < fleet.hosts:
                 raise SystemExit(f"fio client/server: saw {len(first)} of {fleet.hosts} hosts' first I/O")
             figures.spreads.append(spread_s(first))
+            print(
+                f"  fio client/server round {len(figures.spreads)}: {figures.spreads[-1] * 1000:.2f} ms",
+                flush=True,
+            )
         return figures
     finally:
         for server in servers:
@@ -202,12 +208,37 @@ def start_hosts(stack: Stack, api: Any, fleet: Fleet, hosts: list[dict[str, Any]
     wait_online(stack, api, len(hosts))
 
 
+def stop_workers(hosts: list[dict[str, Any]]) -> None:
+    """Stop every host's worker at once (one after the other, each may take its 15 s grace)."""
+    for host in hosts:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(host["process"].pid, signal.SIGTERM)
+    deadline = time.monotonic() + 20
+    for host in hosts:
+        try:
+            host["process"].wait(timeout=max(deadline - time.monotonic(), 0.1))
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(host["process"].pid, signal.SIGKILL)
+            host["process"].wait()
+
+
 def wait_online(stack: Stack, api: Any, count: int) -> None:
-    """Until every host is online (not busy with an earlier run) with a measured clock offset."""
+    """Until every host is online with a measured clock offset and has just been heard from.
+
+    Taking in 20 hosts' results keeps one API on a busy machine from answering heartbeats for a
+    while: a host last heard 25 s ago is online still, but would be judged lost mid-run.
+    """
 
     def online() -> bool:
         items = api.get("/hosts", params={"limit": 100}).json()["items"]
-        return sum(h["status"] == "online" and "clock_offset_ms" in h["facts"] for h in items) == count
+        now = datetime.now(UTC)
+        return count == sum(
+            h["status"] == "online"
+            and "clock_offset_ms" in h["facts"]
+            and now - datetime.fromisoformat(h["last_seen_at"]) < timedelta(seconds=8)
+            for h in items
+        )
 
     stack.wait_for(online, 180, f"{count} workers online")
 
@@ -254,6 +285,7 @@ def storbench_rounds(
             continue
         by_io.spreads.append(spread_s(first))
         reported.spreads.append(float(done["aggregate"]["start_skew_ms"]) / 1000)
+        print(f"  storbench round {len(by_io.spreads)}: {by_io.spreads[-1] * 1000:.2f} ms", flush=True)
     return by_io, reported, done["aggregate"]
 
 
@@ -277,6 +309,7 @@ def storbench_figures(
         api = cleanup.enter_context(stack.client())
         hosts = [api.post("/hosts", json={"name": f"skew-{i:02d}"}).json() for i in range(fleet.hosts)]
         start_hosts(stack, api, fleet, hosts, shared)
+        cleanup.callback(stop_workers, hosts)
         target = api.post(
             "/targets",
             json={"name": "shared", "host_id": hosts[0]["id"], "path": str(shared), "kind": "directory"},
