@@ -235,14 +235,16 @@ def wait_online(stack: Stack, api: Any, count: int) -> None:
     """
 
     def online() -> bool:
-        items = api.get("/hosts", params={"limit": 100}).json()["items"]
+        items: list[dict[str, Any]] = api.get("/hosts", params={"limit": 100}).json()["items"]
         now = datetime.now(UTC)
-        return count == sum(
-            h["status"] == "online"
+        fresh = [
+            h
+            for h in items
+            if h["status"] == "online"
             and "clock_offset_ms" in h["facts"]
             and now - datetime.fromisoformat(h["last_seen_at"]) < timedelta(seconds=8)
-            for h in items
-        )
+        ]
+        return len(fresh) == count
 
     stack.wait_for(online, 180, f"{count} workers online")
 
