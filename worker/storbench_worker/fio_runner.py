@@ -13,6 +13,7 @@ from typing import IO
 
 from storbench_worker.limits import FioCgroup, FioLimits
 from storbench_worker.progress import StatusStream
+from storbench_worker.start_gate import StartGate, without_gate_notices
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class FioOutcome:
     ended_monotonic: float
     # CPU seconds the worker itself (all its threads, not fio) used while fio ran.
     worker_cpu_s: float = 0.0
+    # False when fio was stopped (or ended) before its jobs were let through the start gate.
+    released: bool = True
 
     @property
     def worker_cpu_percent(self) -> float | None:
@@ -208,6 +211,17 @@ def wait_until(wall_time: float) -> None:
 
 
 @dataclass(frozen=True)
+class GatedStart:
+    """fio started at once, its jobs set up and waiting on the gate until the common start."""
+
+    gate: StartGate
+    jobs_waiting: int
+    # Called once the jobs wait on the gate: the start (epoch seconds, this host's clock), or None
+    # when fio must not start (the run was cancelled or failed elsewhere).
+    start_time: Callable[[], float | None]
+
+
+@dataclass(frozen=True)
 class FioPlace:
     """Where fio runs: the run directory's descriptor (fio inherits it and works in it), and its limits."""
 
@@ -256,13 +270,15 @@ def run_fio(
     start_at: float | None = None,
     place: FioPlace = FioPlace(),
     stream: StatusStream | None = None,
+    gated: GatedStart | None = None,
 ) -> FioOutcome:
     """Run fio to the end, or until should_stop() says so (checked every poll_s).
 
     fio's output goes to `stream` as it is written (never to a growing file); its last report is
     the outcome's final_report. start_at (epoch seconds, this host's clock) is when to start fio;
     on_started gets the wall time fio was started at, once the process exists; next_check_in, when
-    given, says how long to wait before the next should_stop() instead (at most poll_s).
+    given, says how long to wait before the next should_stop() instead (at most poll_s). With
+    `gated`, fio starts at once and its jobs are let go at gated.start_time() (start_at unused).
     """
     output_dir.mkdir(parents=True, exist_ok=True)
     stream = stream or StatusStream()
@@ -274,17 +290,23 @@ def run_fio(
     pump.start()
     try:
         with stderr_path.open("wb") as err:
-            if start_at is not None:
+            if start_at is not None and gated is None:
                 wait_until(start_at)
             process = _launch(argv, output_dir, write_end, err, place, guard, cgroup)
-            started_wall = time.time()
             started = time.monotonic()
             cpu_at_start = time.process_time()
             watch = ExitWatch(process)
             try:
-                if on_started is not None:
-                    on_started(started_wall)
-                cancelled = _wait_or_stop(process, watch, should_stop, poll_s, next_check_in)
+                released = gated is None or _release_at_start(process, gated)
+                started_wall = time.time()
+                if released:
+                    started = time.monotonic()
+                    cpu_at_start = time.process_time()
+                    if on_started is not None:
+                        on_started(started_wall)
+                    cancelled = _wait_or_stop(process, watch, should_stop, poll_s, next_check_in)
+                else:
+                    cancelled = process.poll() is None  # still running: stopped below, never let go
             finally:
                 # Whatever happens to us, fio must not outlive the task.
                 if process.poll() is None:
@@ -298,7 +320,7 @@ def run_fio(
         if cgroup is not None:
             cgroup.close()
     stream.finish()
-    stderr_tail = (stream.other_tail + _tail(stderr_path, 4000))[-4000:]
+    stderr_tail = (without_gate_notices(stream.other_tail) + _tail(stderr_path, 4000))[-4000:]
     if stream.oversized:
         stderr_tail += f"\nstorbench: {stream.oversized} fio report(s) over the size limit were dropped"
     return FioOutcome(
@@ -309,7 +331,20 @@ def run_fio(
         started_monotonic=started,
         ended_monotonic=ended,
         worker_cpu_s=worker_cpu_s,
+        released=released,
     )
+
+
+def _release_at_start(process: subprocess.Popen[bytes], gated: GatedStart) -> bool:
+    """Wait for fio's jobs at the gate, then for the start, and let them go; False if they never go."""
+    if not gated.gate.wait_for(gated.jobs_waiting, lambda: process.poll() is None):
+        return False  # fio ended while setting up: its stderr says why
+    start_at = gated.start_time()
+    if start_at is None:
+        return False
+    wait_until(start_at)
+    gated.gate.open()
+    return True
 
 
 def _launch(

@@ -6,9 +6,10 @@ never imports the backend; the backend's integration tests run the real pair).
 
 import gzip
 import json
+import os
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +42,11 @@ class ScriptedServer:
     status: RunStatus = RunStatus.queued
     uploads: list[dict[str, Any]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    # Called at each ready report (the barrier), to look at the host as it waits there.
+    on_ready: Callable[[], None] | None = None
+    ready_calls: int = 0
+    # What the barrier answers: the run goes on (queued) or was cancelled/failed elsewhere.
+    barrier_status: RunStatus = RunStatus.queued
 
     def assignment(self) -> dict[str, Any]:
         return {
@@ -67,6 +73,10 @@ class ScriptedServer:
         if request.method == "GET":
             return httpx.Response(200, json=self.assignment())
         if step == "ready":
+            self.ready_calls += 1
+            if self.on_ready is not None:
+                self.on_ready()
+            self.status = self.barrier_status
             return httpx.Response(200, json=self.state(start_at=now, server_time=now))
         if step == "start":
             self.status = RunStatus.running
@@ -203,6 +213,63 @@ def test_fio_failing_is_reported_with_what_fio_said(scratch: Path, run_task: Any
     run_task(server)
 
     [failure] = server.failures
-    assert failure.startswith("fio exited with code 1 without a report")
+    assert failure.startswith("fio ended while setting up its jobs, before the start (exit code 1)")
     assert "cpus_allowed" in failure
     assert server.uploads == []
+
+
+def _fio_in(directory: Path) -> list[int]:
+    """fio processes (main and job processes) working in a directory."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if (
+                entry.name.isdigit()
+                and (entry / "comm").read_text().strip() == "fio"
+                and os.readlink(entry / "cwd") == str(directory)
+            ):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_at_the_barrier_the_files_are_laid_out_and_fio_waits_set_up(scratch: Path, run_task: Any) -> None:
+    seen: dict[str, Any] = {}
+    run_dir = scratch / SCRATCH_NAME
+
+    def look() -> None:
+        if not seen:
+            seen["files"] = {f.name: f.stat().st_size for f in run_dir.iterdir()}
+            seen["fio"] = len(_fio_in(run_dir))
+
+    job = {**QUICK_READ, "name": "two-readers", "numjobs": 2}
+    server = ScriptedServer(target=scratch, jobs=[job], on_ready=look)
+    run_task(server)
+
+    assert server.failures == []
+    assert seen["files"] == {"two-readers.0.0": 1 << 20, "two-readers.1.0": 1 << 20}
+    assert seen["fio"] == 3, "fio and its two job processes are started before the barrier"
+    [upload] = server.uploads
+    assert [j["read"]["io_bytes"] > 0 for j in json.loads(upload["fio_output"])["jobs"]] == [True, True]
+    assert list(scratch.iterdir()) == []
+
+
+def test_a_layout_that_fails_is_reported_before_the_barrier(scratch: Path, run_task: Any) -> None:
+    server = ScriptedServer(target=scratch, jobs=[{**QUICK_READ, "cpus_allowed": "1000"}])
+    run_task(server)
+
+    [failure] = server.failures
+    assert failure.startswith("fio could not lay out its files") and "cpus_allowed" in failure
+    assert server.ready_calls == 0, "a host that cannot lay out never reports ready"
+    assert list(scratch.iterdir()) == []
+
+
+def test_a_run_ended_elsewhere_at_the_barrier_stops_the_waiting_fio(scratch: Path, run_task: Any) -> None:
+    server = ScriptedServer(target=scratch, jobs=[QUICK_READ], barrier_status=RunStatus.failed)
+    run_task(server)
+
+    assert server.ready_calls == 1
+    assert server.failures == [] and server.uploads == [], "nothing measured, nothing to report"
+    assert _fio_in(scratch / SCRATCH_NAME) == []
+    assert list(scratch.iterdir()) == []

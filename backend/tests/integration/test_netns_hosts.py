@@ -6,22 +6,19 @@ loopback and the link cut becomes a frozen worker (SIGSTOP); the test output say
 """
 
 import os
-import shutil
 import signal
-import subprocess
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
+from tests.support.netns import Network, ip, make_network
 from tests.support.postgres import fresh_database
 from tests.support.redis_server import PrivateRedis
 from tests.support.stack import Stack, running_stack
 
 SUBNET = "10.231.77"
-BRIDGE = f"sbbr{os.getpid() % 10000}"
 JOB = {
     "name": "ns-read",
     "rw": "randread",
@@ -33,60 +30,10 @@ JOB = {
 }
 
 
-def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True)
-
-
-@dataclass
-class Network:
-    """The namespaces and links made for the test, so they can be cut and removed."""
-
-    namespaces: list[str] = field(default_factory=list)
-    bridge_ends: list[str] = field(default_factory=list)
-    made_bridge: bool = False
-
-    def remove(self) -> None:
-        for namespace in self.namespaces:
-            subprocess.run(["ip", "netns", "del", namespace], capture_output=True)
-        for end in self.bridge_ends:
-            subprocess.run(["ip", "link", "del", end], capture_output=True)
-        if self.made_bridge:
-            subprocess.run(["ip", "link", "del", BRIDGE], capture_output=True)
-
-
-def _make_network(hosts: int) -> Network | None:
-    """A bridge at SUBNET.1 and one namespace per host at SUBNET.(10+i); None where not allowed."""
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        return None
-    network = Network()
-    try:
-        _ip("link", "add", BRIDGE, "type", "bridge")
-        network.made_bridge = True
-        _ip("addr", "add", f"{SUBNET}.1/24", "dev", BRIDGE)
-        _ip("link", "set", BRIDGE, "up")
-        for index in range(1, hosts + 1):
-            namespace = f"sbhost{index}-{os.getpid() % 10000}"
-            inside, outside = f"sbv{index}i{os.getpid() % 1000}", f"sbv{index}o{os.getpid() % 1000}"
-            _ip("netns", "add", namespace)
-            network.namespaces.append(namespace)
-            _ip("link", "add", outside, "type", "veth", "peer", "name", inside)
-            network.bridge_ends.append(outside)
-            _ip("link", "set", inside, "netns", namespace)
-            _ip("link", "set", outside, "master", BRIDGE)
-            _ip("link", "set", outside, "up")
-            _ip("-n", namespace, "addr", "add", f"{SUBNET}.{10 + index}/24", "dev", inside)
-            _ip("-n", namespace, "link", "set", inside, "up")
-            _ip("-n", namespace, "link", "set", "lo", "up")
-    except subprocess.CalledProcessError:
-        network.remove()
-        return None
-    return network
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     workdir = tmp_path_factory.mktemp("netns")
-    network = _make_network(3)
+    network = make_network(3, SUBNET, "sb")
     bind = f"{SUBNET}.1" if network else "127.0.0.1"
     warnings.warn(
         "hosts run in their own network namespaces on a veth bridge"
@@ -104,7 +51,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
                 hosts = []
                 for index in range(1, 4):
                     created = api.post("/hosts", json={"name": f"ns-host-{index}"}).json()
-                    prefix = ("ip", "netns", "exec", network.namespaces[index - 1]) if network else ()
+                    prefix = network.prefix(index - 1) if network else ()
                     process = stack.start_worker(
                         created["worker_token"], created["name"], allow=shared, prefix=prefix
                     )
@@ -176,14 +123,14 @@ def test_a_host_whose_link_is_cut_mid_run_is_reported_and_the_others_are_kept(
             "all hosts measuring",
         )
         if network:
-            _ip("link", "set", network.bridge_ends[2], "down")
+            ip("link", "set", network.bridge_ends[2], "down")
         else:
             os.kill(victim["process"].pid, signal.SIGSTOP)
         try:
             done = _terminal(stack, api, run["id"])
         finally:
             if network:
-                _ip("link", "set", network.bridge_ends[2], "up")
+                ip("link", "set", network.bridge_ends[2], "up")
             else:
                 os.kill(victim["process"].pid, signal.SIGCONT)
         assert done["status"] == "failed"
