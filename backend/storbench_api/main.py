@@ -45,6 +45,7 @@ from storbench_api.targets.router import router as targets_router
 from storbench_api.teams.router import invitations_router
 from storbench_api.teams.router import router as teams_router
 from storbench_api.tokens.router import router as tokens_router
+from storbench_api.verdict.router import router as verdict_router
 from storbench_api.webhooks.router import router as webhooks_router
 
 API_PREFIX = "/api/v1"
@@ -63,6 +64,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     results_router,
     figures_router,
     history_router,
+    verdict_router,
     compare_router,
     fio_router,
     hosts_worker_router,

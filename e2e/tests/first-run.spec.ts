@@ -23,7 +23,7 @@ test("a new user signs in, adds a target, runs a preset and reads the result", a
   await expect(status).toHaveText(/queued|running/);
   await expect(status).toHaveText("running", { timeout: 30_000 });
 
-  // While fio runs (10 s): the host's progress bar and the live per-second chart, fed by the event stream.
+  // While fio runs (30 s after a 5 s ramp): the host's progress bar and the live per-second chart, fed by the event stream.
   const progress = page.getByRole("progressbar", { name: "Progress on localhost" });
   await expect(progress).toBeVisible();
   await expect(progress).toHaveAttribute("aria-valuenow", /^\d+(\.\d+)?$/, { timeout: 8_000 });

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
-import { csrfHeader, expect, openFromNav } from "./fixtures";
+import { artifacts, csrfHeader, expect, openFromNav } from "./fixtures";
 
 /** A fresh directory under the harness's scratch area (the local worker may write there). */
 export function scratchDirectory(name: string): string {
@@ -155,4 +155,24 @@ export async function waitForRunDone(
   const id = await shownRunId(page);
   await expect(page.getByRole("status").first(), message).toHaveText(status, { timeout });
   return id;
+}
+
+/** Import an fio output through the API (as the Results page's form does); the ids of its results. */
+export async function importThroughApi(
+  page: Page,
+  output: { name: string; content: string },
+  fields: Record<string, string> = {},
+): Promise<number[]> {
+  const answer = await page.request.post("/api/v1/results/import", {
+    headers: await csrfHeader(page),
+    multipart: { file: { name: output.name, mimeType: "application/json", buffer: Buffer.from(output.content) }, ...fields },
+  });
+  expect([200, 201], await answer.text()).toContain(answer.status());
+  return ((await answer.json()) as { results: { id: number }[] }).results.map((r) => r.id);
+}
+
+/** What the reader sees before scrolling: a screenshot of the viewport only, in e2e/artifacts. */
+export async function saveFirstScreen(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
 }

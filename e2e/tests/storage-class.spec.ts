@@ -17,7 +17,7 @@ test("a target with a storage class shows what its spec promises, and a run is j
   await saveScreenshot(page, "target-storage-class");
   await expect(await saveTargetForm(page, form, target)).toContainText("SSD cloud disk");
 
-  // The 10 s random-read preset on it: judged against 20,000 IOPS and advised.
+  // The 30 s random-read preset on it: judged against 20,000 IOPS and advised.
   await startRun(page, { target, plan: { preset: "randread-4k-iops" } });
   await waitForRunDone(page);
 

@@ -32,7 +32,7 @@ def test_starter_presets() -> None:
         1,
         True,
     )
-    assert (job.ioengine, job.size, job.runtime, job.time_based) == ("libaio", 64 << 20, 10, True)
+    assert (job.ioengine, job.size, job.runtime, job.time_based) == ("libaio", 64 << 20, 30, True)
     throughput = get_preset("seqwrite-1m-throughput")
     assert throughput is not None
     [job] = throughput.resolved_jobs()

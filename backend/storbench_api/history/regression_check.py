@@ -2,9 +2,8 @@
 
 import statistics
 from collections.abc import Sequence
-from datetime import datetime
+from typing import Protocol
 
-from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
 from storbench_api.history import repository
@@ -42,13 +41,21 @@ def _check_series(db: Session, key: SeriesKey, newest: list[tuple[int, float]]) 
     )
 
 
+class MeasuredResult(Protocol):
+    """What the check needs of a result: a row of newest_run_results or a Result."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def job_name(self) -> str: ...
+    @property
+    def fingerprint(self) -> str | None: ...
+
+
 def _newest_figures(
-    db: Session,
-    team_id: int,
-    target_id: int,
-    results: Sequence[Row[int, str, str | None, datetime, int | None]],
+    db: Session, team_id: int, target_id: int, results: Sequence[MeasuredResult]
 ) -> dict[SeriesKey, list[tuple[int, float]]]:
-    """Each watched series the newest run measured, with its (result id, value) points."""
+    """Each watched series these results measured, with its (result id, value) points."""
     by_id = {r.id: r for r in results}
     figures: dict[SeriesKey, list[tuple[int, float]]] = {}
     for direction in repository.result_directions(db, list(by_id)):
@@ -86,6 +93,14 @@ def _message(series: Sequence[CheckSeries]) -> str:
     )
 
 
+def series_states(
+    db: Session, team_id: int, target_id: int, results: Sequence[MeasuredResult]
+) -> list[CheckSeries]:
+    """Each watched series these results are part of, and where it stands (regression, ok…)."""
+    figures = _newest_figures(db, team_id, target_id, results)
+    return [_check_series(db, key, newest) for key, newest in figures.items()]
+
+
 def check(db: Session, team_id: int, *, plan_id: int, target_id: int) -> CheckOut:
     """Is the newest run of a plan on a target a regression against its history?"""
     targets_service.get_target(db, team_id, target_id)
@@ -101,8 +116,7 @@ def check(db: Session, team_id: int, *, plan_id: int, target_id: int) -> CheckOu
             message="no results of this plan on this target yet: nothing to check",
             series=[],
         )
-    figures = _newest_figures(db, team_id, target_id, results)
-    series = [_check_series(db, key, newest) for key, newest in figures.items()]
+    series = series_states(db, team_id, target_id, results)
     return CheckOut(
         plan_id=plan_id,
         target_id=target_id,

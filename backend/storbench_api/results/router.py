@@ -118,6 +118,12 @@ def _download(file: controls.Download) -> Response:
 _TEXT_FILE = {"text/plain": {"schema": {"type": "string"}}}
 
 
+@router.get("/{result_id:int}", response_model=ResultOut, summary="One result", responses=errors(NotFound))
+def get_result(result_id: IdPath, db: DB, principal: ReadAccess) -> ResultOut:
+    """A result with its figures, percentiles, latency histogram, spec checks and findings."""
+    return service.describe(controls.get_result(db, principal.team_id, result_id))
+
+
 # ":int": only digits are a result id, so /results/import is never read as one (PATCH on it is a 405).
 @router.patch("/{result_id:int}", response_model=ResultOut, summary="Relabel a result")
 def relabel_result(result_id: IdPath, body: ResultLabelIn, db: DB, principal: WriteAccess) -> ResultOut:

@@ -61,7 +61,7 @@ def shaped(
         "size": "1g",
         "filename": f"/mnt/x/{name}",
     }
-    block = {"4k": 4096, "64k": 65536, "1m": 1 << 20, "4096": 4096}[bs]
+    block = {"4k": 4096, "32k": 32768, "64k": 65536, "1m": 1 << 20, "4096": 4096}[bs]
     runtime_ms = 60_000
     total = int(iops * runtime_ms / 1000)
     mean_ns = (lat_us if lat_us is not None else iodepth / iops * 1e6) * 1000

@@ -18,6 +18,8 @@ import { listEnrollmentTokensQueryOptions } from "../features/hosts/api/list-enr
 import { listHostsQueryOptions } from "../features/hosts/api/list-hosts";
 import { listPlansQueryOptions } from "../features/plans/api/list-plans";
 import { listPresetsQueryOptions } from "../features/plans/api/list-presets";
+import { resultQueryOptions } from "../features/results/api/get-result";
+import { resultVerdictQueryOptions } from "../features/results/api/get-result-verdict";
 import { listResultsQueryOptions } from "../features/results/api/list-results";
 import { runQueryOptions } from "../features/runs/api/get-run";
 import { listRunsQueryOptions } from "../features/runs/api/list-runs";
@@ -185,6 +187,16 @@ function benchPages(load: (startPage: StartPage) => LoaderFunction): RouteObject
 function resultPages(load: (startPage: StartPage) => LoaderFunction): RouteObject[] {
   return [
     { path: "results", lazy: lazyPage(() => import("./routes/results"), (m) => m.ResultsRoute), loader: load(startResults) },
+    {
+      path: "results/:id",
+      lazy: lazyPage(() => import("./routes/result-detail"), (m) => m.ResultDetailRoute),
+      loader: load(({ start, path }) => {
+        const resultId = runIdOf(path.id);
+        if (resultId === null) return;
+        start(resultQueryOptions(resultId));
+        start(resultVerdictQueryOptions(resultId));
+      }),
+    },
     { path: "compare", lazy: lazyPage(() => import("./routes/compare"), (m) => m.CompareRoute), loader: load(startCompare) },
     { path: "history", lazy: lazyPage(() => import("./routes/history"), (m) => m.HistoryRoute), loader: load(startHistory) },
     {

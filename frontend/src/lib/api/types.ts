@@ -114,6 +114,10 @@ export type Assignment = NonNullable<Run["assignments"]>[number];
 export type RunAggregate = Schema<"Aggregate">;
 export type AggregateDirection = Schema<"AggregateDirection">;
 export type Result = Schema<"ResultOut">;
+/** What a run or result page opens with: spec, previous run, regression state, worst finding. */
+export type Verdict = Schema<"VerdictStrip">;
+export type VerdictLine = Schema<"VerdictLine">;
+export type HeadlineFigure = Schema<"HeadlineFigure">;
 export type ResultListParams = QueryOf<"/api/v1/results">;
 export type ResultImport = Schema<"ImportOut">;
 /** Form fields of POST /results/import besides the file (multipart). */

@@ -35,6 +35,7 @@ export function LatencyHistogramChart({ result, title }: { result: Result; title
       description={
         <span className="small muted">
           I/Os by completion latency (clat), each bar from its lower bound to twice that, from fio&apos;s own bins.
+          Counts on a log scale, so the few slow I/Os of the tail stay visible.
         </span>
       }
       kind="bar"
@@ -42,6 +43,7 @@ export function LatencyHistogramChart({ result, title }: { result: Result; title
       xKey="bucket"
       series={series}
       unit="count"
+      logScale
       height={220}
     />
   );

@@ -5,6 +5,7 @@ import { ConfirmAction } from "../../../components/ui/confirm-action";
 import { FioJobList } from "../../../components/ui/fio-job-list";
 import { PageHeader } from "../../../components/ui/page-header";
 import { StatusBadge } from "../../../components/ui/status-badge";
+import { VerdictStrip } from "../../../components/ui/verdict-strip";
 import { sharedFilesLabel } from "../../../components/ui/shared-files-field";
 import type { Run } from "../../../lib/api/types";
 import { elapsedMs, formatDateTime, formatDuration, formatWorkerCpu } from "../../../lib/format";
@@ -15,6 +16,7 @@ import { awaitsPartialResult, useRun } from "../api/get-run";
 import { PROGRESS_POLL_MS, useRunProgress } from "../api/get-run-progress";
 import { useRunAgain } from "../api/run-again";
 import { useRunEvents } from "../api/run-events";
+import { useRunVerdict } from "../api/get-run-verdict";
 import { AggregateSummary } from "./aggregate-summary";
 import { HostProgressBars, runHosts } from "./host-progress-bars";
 import { IopsByJobChart } from "./iops-by-job-chart";
@@ -72,7 +74,7 @@ export function RunDetail({ runId, canCancel = true }: { runId: number; canCance
       </PageHeader>
       <RunLabelEditor run={run} canEdit={canCancel} />
       {runQuery.error ? <ApiErrorAlert error={runQuery.error} title="Live updates failed" /> : null}
-      <RunFacts run={run} now={now} />
+      <RunVerdict run={run} />
       {run.status === "running" ? <LiveProgress run={run} series={series} streaming={streaming} /> : null}
       {run.error ? (
         <section className="panel panel-error" aria-labelledby="run-error-heading">
@@ -80,6 +82,27 @@ export function RunDetail({ runId, canCancel = true }: { runId: number; canCance
           <pre className="code-block">{run.error}</pre>
         </section>
       ) : null}
+      <RunResults run={run} />
+      {!active && series.some((host) => host.samples.length > 0) ? (
+        <section aria-labelledby="run-series-heading">
+          <h2 id="run-series-heading">Throughput over time</h2>
+          <ThroughputChart title="Per-second throughput" hosts={series} />
+        </section>
+      ) : null}
+      {!active && progressQuery.error ? (
+        <ApiErrorAlert error={progressQuery.error} title="Could not load the per-second series" />
+      ) : null}
+      <RunMetadata run={run} now={now} />
+    </>
+  );
+}
+
+/** Where and how it ran: after the figures (a reader wants the verdict first). */
+function RunMetadata({ run, now }: { run: Run; now: number }) {
+  return (
+    <section aria-labelledby="run-metadata-heading">
+      <h2 id="run-metadata-heading">How it ran</h2>
+      <RunFacts run={run} now={now} />
       {(run.assignments?.length ?? 0) > 1 ? (
         <section aria-labelledby="run-hosts-heading">
           <h2 id="run-hosts-heading">Hosts</h2>
@@ -91,16 +114,25 @@ export function RunDetail({ runId, canCancel = true }: { runId: number; canCance
         <h2 id="run-jobs-heading">Job options</h2>
         <FioJobList jobs={run.jobs} caption={`fio jobs of run #${run.id}`} />
       </section>
-      <RunResults run={run} />
-      {!active && series.some((host) => host.samples.length > 0) ? (
-        <section aria-labelledby="run-series-heading">
-          <h2 id="run-series-heading">Throughput over time</h2>
-          <ThroughputChart title="Per-second throughput" hosts={series} />
-        </section>
-      ) : null}
-      {!active && progressQuery.error ? (
-        <ApiErrorAlert error={progressQuery.error} title="Could not load the per-second series" />
-      ) : null}
+    </section>
+  );
+}
+
+/**
+ * The verdict strip, once the run has results, and the way to the comparison with the previous run
+ * (on every run page: the compare page says when there is none).
+ */
+function RunVerdict({ run }: { run: Run }) {
+  const resultCount = run.results?.length ?? 0;
+  const verdictQuery = useRunVerdict(run.id, { enabled: resultCount > 0, resultCount });
+  const previous = verdictQuery.data?.previous_run;
+  return (
+    <>
+      {verdictQuery.data ? <VerdictStrip verdict={verdictQuery.data} /> : null}
+      {verdictQuery.error ? <ApiErrorAlert error={verdictQuery.error} title="Could not load the verdict" /> : null}
+      <p className="small">
+        <Link to={previous ? previous.compare_path : `/compare?previous_run=${run.id}`}>Compare with the previous run</Link>
+      </p>
     </>
   );
 }

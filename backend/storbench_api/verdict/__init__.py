@@ -1,0 +1,1 @@
+"""The verdict a run or result opens with: spec, previous run, regression state, worst finding."""
