@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from storbench_fio.engines import IoEngine
 from storbench_fio.errors import FioJobError, OptionError
@@ -15,12 +23,15 @@ from storbench_fio.job_values import (
     SECONDS_FIELDS,
     SIZE_FIELDS,
     bare_to_true,
+    fio_text,
     read_bssplit,
     read_count,
     read_distribution,
+    read_engine,
     read_fallocate,
     read_flag,
     read_job_name,
+    read_other_option,
     read_percentile_list,
     read_rw,
     read_seconds,
@@ -30,7 +41,7 @@ from storbench_fio.job_values import (
     read_steady_state,
     read_sync,
 )
-from storbench_fio.options import canonical_option_name, unknown_option_reason
+from storbench_fio.options import canonical_option_name
 
 __all__ = [
     "BOOL_FIELDS",
@@ -84,20 +95,27 @@ _MAX_NRFILES = 10_000_000
 
 
 class FioJob(BaseModel):
-    """One fio job section, values normalised (sizes in bytes, times in seconds)."""
+    """One fio job section, values normalised (sizes in bytes, times in seconds).
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    The options storbench reasons about are typed fields; every other option of fio's table is
+    kept as fio text (checked against fio's value grammar) among the model's extra fields.
+    """
+
+    model_config = ConfigDict(extra="allow", validate_assignment=True)
+    __pydantic_extra__: dict[str, str] = Field(init=False)
 
     # kb_base first: the size validators below read it to interpret units.
     kb_base: Literal[1000, 1024] | None = None
     name: str
-    rw: RwMode
+    # fio's default is read; an offset modifier (randread:8) is kept as fio reads it.
+    rw: RwMode | Annotated[str, Field(pattern=r"^[a-z]+:-?[0-9a-zA-Z]+$")] = "read"
     description: str | None = Field(default=None, max_length=1024)
     rwmixread: Percent | None = None
     rwmixwrite: Percent | None = None
-    bs: Annotated[int, Field(ge=1, le=_MAX_BS)] | None = None
+    # One size, or fio's per-direction list (read,write,trim) kept as written: "512,512,16k".
+    bs: Annotated[int, Field(ge=1, le=_MAX_BS)] | str | None = None
     bssplit: str | None = None
-    blockalign: int | None = None
+    blockalign: int | str | None = None
     bs_unaligned: bool | None = None
     iodepth: Annotated[int, Field(ge=1, le=_MAX_IODEPTH)] | None = None
     iodepth_batch_submit: NonNegative | None = None
@@ -121,7 +139,7 @@ class FioJob(BaseModel):
     startdelay: Annotated[int, Field(ge=0, le=_MAX_SECONDS)] | None = None
     direct: bool | None = None
     buffered: bool | None = None
-    ioengine: IoEngine | None = None
+    ioengine: str | None = None  # any engine fio knows; the safety rules say which may run
     hipri: bool | None = None
     fixedbufs: bool | None = None
     registerfiles: bool | None = None
@@ -150,7 +168,7 @@ class FioJob(BaseModel):
     randseed: NonNegative | None = None
     norandommap: bool | None = None
     random_distribution: str | None = None
-    percentage_random: Percent | None = None
+    percentage_random: Percent | str | None = None
     refill_buffers: bool | None = None
     zero_buffers: bool | None = None
     scramble_buffers: bool | None = None
@@ -159,8 +177,8 @@ class FioJob(BaseModel):
     verify: Verify | None = None
     do_verify: bool | None = None
     verify_fatal: bool | None = None
-    rate: Annotated[int, Field(ge=1)] | None = None
-    rate_iops: Count | None = None
+    rate: Annotated[int, Field(ge=0)] | str | None = None
+    rate_iops: NonNegative | str | None = None
     lat_percentiles: bool | None = None
     clat_percentiles: bool | None = None
     slat_percentiles: bool | None = None
@@ -196,7 +214,18 @@ class FioJob(BaseModel):
     def _normalise_rw(cls, value: object) -> object:
         return read_rw(value)
 
-    @field_validator("ioengine", "verify", "file_service_type", mode="before")
+    @field_validator("ioengine", mode="before")
+    @classmethod
+    def _check_engine(cls, value: object) -> object:
+        return read_engine(value)
+
+    @model_validator(mode="after")
+    def _check_other_options(self) -> FioJob:
+        for key, value in (self.__pydantic_extra__ or {}).items():
+            read_other_option(key, value, kb_base=self.kb_base or 1024)
+        return self
+
+    @field_validator("verify", "file_service_type", mode="before")
     @classmethod
     def _lowercase(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
@@ -212,7 +241,8 @@ class FioJob(BaseModel):
     @classmethod
     def _parse_size_field(cls, value: object, info: ValidationInfo) -> object:
         allow_zero = info.field_name == "blockalign"
-        return read_size(value, kb_base=_kb_base(info), allow_zero=allow_zero)
+        field = str(info.field_name)
+        return read_size(value, kb_base=_kb_base(info), allow_zero=allow_zero, field=field)
 
     @field_validator("size", "offset", mode="before")
     @classmethod
@@ -227,8 +257,8 @@ class FioJob(BaseModel):
 
     @field_validator(*sorted(COUNT_FIELDS), mode="before")
     @classmethod
-    def _parse_count_field(cls, value: object) -> object:
-        return read_count(value)
+    def _parse_count_field(cls, value: object, info: ValidationInfo) -> object:
+        return read_count(value, str(info.field_name))
 
     @field_validator(*sorted(BOOL_FIELDS), mode="before")
     @classmethod
@@ -277,6 +307,10 @@ def _kb_base(info: ValidationInfo) -> int:
     return base if isinstance(base, int) else 1024
 
 
+def _given_kb_base(d: Mapping[str, object]) -> int:
+    return 1000 if str(d.get("kb_base", "")).strip() == "1000" else 1024
+
+
 def validate_job_dict(d: Mapping[str, object]) -> FioJob:
     """Build a FioJob from fio option names and values, or raise FioJobError listing each."""
     errors: list[OptionError] = []
@@ -286,9 +320,10 @@ def validate_job_dict(d: Mapping[str, object]) -> FioJob:
         key = canonical_option_name(str(raw_key).strip())
         given[key] = value
         if key not in FioJob.model_fields:
-            errors.append(
-                OptionError(option=key, value=_show(value), reason=unknown_option_reason(key))
-            )
+            try:
+                clean[key] = read_other_option(key, fio_text(value), kb_base=_given_kb_base(d))
+            except ValueError as exc:
+                errors.append(OptionError(option=key, value=_show(value), reason=str(exc)))
             continue
         try:
             clean[key] = bare_to_true(key, value)
@@ -314,6 +349,7 @@ def errors_from_validation(exc: ValidationError, given: Mapping[str, object]) ->
         reason = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "missing":
             reason = "required option is missing"
+        # A rule on the whole job names no option: its input is the job, not a value to show.
         value = given.get(option, err.get("input") if err["loc"] else "")
         by_option[option] = OptionError(option=option, value=_show(value), reason=reason)
     return list(by_option.values())
