@@ -307,6 +307,16 @@ def _kb_base(info: ValidationInfo) -> int:
     return base if isinstance(base, int) else 1024
 
 
+def _always_unsafe(d: Mapping[str, object], found: list[OptionError]) -> list[OptionError]:
+    """Refusals of the safety rules that hold on every target (code, other hosts, host changes)."""
+    from storbench_fio.safety_options import target_free_problems
+
+    text = {canonical_option_name(str(k).strip()): fio_text(v) for k, v in d.items()}
+    text.pop("name", None)
+    already = {e.option for e in found}
+    return [e for e in target_free_problems(text) if e.option not in already]
+
+
 def _given_kb_base(d: Mapping[str, object]) -> int:
     return 1000 if str(d.get("kb_base", "")).strip() == "1000" else 1024
 
@@ -329,6 +339,7 @@ def validate_job_dict(d: Mapping[str, object]) -> FioJob:
             clean[key] = bare_to_true(key, value)
         except ValueError as exc:
             errors.append(OptionError(option=key, value="", reason=str(exc)))
+    errors.extend(_always_unsafe(d, errors))
     try:
         job = FioJob.model_validate(clean)
     except ValidationError as exc:

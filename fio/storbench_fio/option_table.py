@@ -140,7 +140,7 @@ def value_problem(name: str, value: str | None, *, kb_base: int = 1024) -> str |
     """Why fio would not read value for option name (fio's own name), None when it would."""
     spec = OPTIONS[name]
     if value is None or value == "":
-        if spec.kind in ("flag", "bool") or name in ("name", "description"):
+        if spec.kind in ("flag", "bool", "str"):  # fio names logs itself for a bare write_*_log
             return None
         return "this option needs a value"
     if any(c in value for c in "\n\r\x00"):

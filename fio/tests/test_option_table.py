@@ -12,7 +12,7 @@ from fio_testkit import FIO, requires_fio
 from storbench_fio.option_table import FIO_VERSION, OPTIONS, fio_name, value_problem
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
-from generate_option_table import cmdhelp_spec  # noqa: E402
+from generate_option_table import cmdhelp_spec
 
 pytestmark = requires_fio
 
@@ -95,4 +95,6 @@ def test_values_fio_does_not_know_say_so() -> None:
         "'sideways' is not known to fio 3.33, which this host runs (fio knows read, write, trim, "
         "randread, randwrite, randtrim, rw, readwrite, randrw, trimwrite, randtrimwrite)"
     )
-    assert value_problem("ioengine", "warp") == "ioengine not known to fio 3.33, which this host runs"
+    assert (
+        value_problem("ioengine", "warp") == "ioengine not known to fio 3.33, which this host runs"
+    )
