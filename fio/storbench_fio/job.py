@@ -56,7 +56,16 @@ __all__ = [
 ]
 
 RwMode = Literal[
-    "read", "write", "randread", "randwrite", "rw", "randrw", "trim", "randtrim", "trimwrite"
+    "read",
+    "write",
+    "randread",
+    "randwrite",
+    "rw",
+    "randrw",
+    "trim",
+    "randtrim",
+    "trimwrite",
+    "randtrimwrite",
 ]
 Fallocate = Literal["none", "native", "posix", "keep", "truncate"]
 Verify = Literal[
@@ -321,6 +330,13 @@ def _given_kb_base(d: Mapping[str, object]) -> int:
     return 1000 if str(d.get("kb_base", "")).strip() == "1000" else 1024
 
 
+def host_dependent_value(value: object) -> OptionError | None:
+    """The safety rules' refusal of a value read from the host (${ENV}, $ncpus), if it is one."""
+    from storbench_fio.safety_options import host_dependent_value as check
+
+    return check(value)
+
+
 def validate_job_dict(d: Mapping[str, object]) -> FioJob:
     """Build a FioJob from fio option names and values, or raise FioJobError listing each."""
     errors: list[OptionError] = []
@@ -329,6 +345,9 @@ def validate_job_dict(d: Mapping[str, object]) -> FioJob:
     for raw_key, value in d.items():
         key = canonical_option_name(str(raw_key).strip())
         given[key] = value
+        if (host_value := host_dependent_value(value)) is not None:
+            errors.append(host_value.model_copy(update={"option": key}))
+            continue
         if key not in FioJob.model_fields:
             try:
                 clean[key] = read_other_option(key, fio_text(value), kb_base=_given_kb_base(d))

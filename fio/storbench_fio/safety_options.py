@@ -13,7 +13,13 @@ from storbench_fio.errors import OptionError
 from storbench_fio.safety_scope import SafetyLimits, SafetyTarget
 from storbench_fio.units import parse_bool, parse_seconds, parse_size
 
-__all__ = ["RULES", "job_option_problems", "target_free_problems", "with_rule"]
+__all__ = [
+    "RULES",
+    "host_dependent_value",
+    "job_option_problems",
+    "target_free_problems",
+    "with_rule",
+]
 
 # The safety rules: every refusal names the one it follows.
 CODE = "code execution"
@@ -63,8 +69,11 @@ _HOST_OPTIONS = {
     "hugepage-size": "needs host huge page setup: " + _HOST,
 }
 _LOG_OPTIONS = ("write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log")
-_WRITES = frozenset({"write", "randwrite", "rw", "readwrite", "randrw", "trimwrite"})
-_TRIMS = frozenset({"trim", "randtrim", "trimwrite"})
+_WRITES = frozenset(
+    {"write", "randwrite", "rw", "readwrite", "randrw", "trimwrite", "randtrimwrite"}
+)
+_TRIMS = frozenset({"trim", "randtrim", "trimwrite", "randtrimwrite"})
+_NO_FILES = frozenset({"cpuio", "null"})  # engines that lay out no files
 _EXPANSION = re.compile(r"\$\{?[A-Za-z_]")
 _PLAIN_LOG = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._+-]{0,127}")
 _PLAIN_FORMAT = re.compile(r"(?!.*\.\.)[A-Za-z0-9_$][A-Za-z0-9._+$-]{0,127}")
@@ -134,6 +143,16 @@ def _code_and_file_checks(options: Mapping[str, str | None]) -> list[OptionError
     return errors
 
 
+_HOST_VALUE = re.compile(r"\$\{|\$(?:mb_memory|ncpus|pagesize)\b")
+
+
+def host_dependent_value(value: object) -> OptionError | None:
+    """A ${ENV} value or a $keyword fio reads from the host (the job differs per host)."""
+    if isinstance(value, str) and _HOST_VALUE.search(value):
+        return _err("", value, _EXPANDS, HOST_CHANGES)
+    return None
+
+
 def target_free_problems(options: Mapping[str, str | None]) -> list[OptionError]:
     """The rules that hold on any target: no code run or loaded, no I/O to other hosts, no host
     changes, no files outside the run's. A job breaking one of them is never a valid job."""
@@ -169,12 +188,13 @@ def _direction_check(options: Mapping[str, str | None], target: SafetyTarget) ->
     writes = rw in _WRITES or (options.get("verify") not in (None, "0") and rw != "read")
     device = target.kind == "block_device"
     option = "rw" if rw in _TRIMS or writes else "trim_percentage"
-    if trims and not (device and target.destructive):
+    # On a directory target a trim punches holes in the run's own files only.
+    if trims and device and not target.destructive:
         return [
             _err(
                 option,
                 options.get(option),
-                "trims discard data: only on a destructive block device",
+                "trims discard the device's data: only on a destructive block device",
                 DATA,
             )
         ]
@@ -287,6 +307,10 @@ def job_option_problems(
         size = options.get("size")
         if size is not None and parse_percent_or_none(size) is not None:
             errors.append(_err("size", size, "a percentage needs a device; give a size"))
-        elif size is None and options.get("filesize") is None and options.get("nrfiles") is None:
+        elif (
+            size is None
+            and options.get("filesize") is None
+            and (options.get("ioengine") or "").strip().lower() not in _NO_FILES
+        ):
             errors.append(_err("size", None, "set size: the files are created in the target"))
     return errors

@@ -2934,9 +2934,9 @@ export interface components {
             /** Allrandrepeat */
             allrandrepeat?: boolean | null;
             /** Blockalign */
-            blockalign?: number | null;
+            blockalign?: number | string | null;
             /** Bs */
-            bs?: number | null;
+            bs?: number | string | null;
             /** Bs Unaligned */
             bs_unaligned?: boolean | null;
             /** Bssplit */
@@ -3008,7 +3008,7 @@ export interface components {
             /** Iodepth Low */
             iodepth_low?: number | null;
             /** Ioengine */
-            ioengine?: ("libaio" | "io_uring" | "psync" | "sync" | "pvsync" | "pvsync2" | "vsync" | "posixaio" | "mmap" | "windowsaio" | "null") | null;
+            ioengine?: string | null;
             /** Kb Base */
             kb_base?: (1000 | 1024) | null;
             /** Lat Percentiles */
@@ -3044,7 +3044,7 @@ export interface components {
             /** Per Job Logs */
             per_job_logs?: boolean | null;
             /** Percentage Random */
-            percentage_random?: number | null;
+            percentage_random?: number | string | null;
             /** Percentile List */
             percentile_list?: number[] | null;
             /** Ramp Time */
@@ -3056,9 +3056,9 @@ export interface components {
             /** Randseed */
             randseed?: number | null;
             /** Rate */
-            rate?: number | null;
+            rate?: number | string | null;
             /** Rate Iops */
-            rate_iops?: number | null;
+            rate_iops?: number | string | null;
             /** Refill Buffers */
             refill_buffers?: boolean | null;
             /** Registerfiles */
@@ -3067,9 +3067,9 @@ export interface components {
             runtime?: number | null;
             /**
              * Rw
-             * @enum {string}
+             * @default read
              */
-            rw: "read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite";
+            rw?: ("read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite") | string;
             /** Rwmixread */
             rwmixread?: number | null;
             /** Rwmixwrite */
@@ -3108,6 +3108,8 @@ export interface components {
             verify_fatal?: boolean | null;
             /** Zero Buffers */
             zero_buffers?: boolean | null;
+        } & {
+            [key: string]: string;
         };
         /**
          * FioTextIn
