@@ -103,6 +103,11 @@ _MAX_SECONDS = 30 * 86400
 _MAX_NRFILES = 10_000_000
 
 
+def _other_options_schema(schema: dict[str, Any]) -> None:
+    """Other options are fio text; the schema leaves them open (typed fields keep their types)."""
+    schema["additionalProperties"] = True
+
+
 class FioJob(BaseModel):
     """One fio job section, values normalised (sizes in bytes, times in seconds).
 
@@ -110,7 +115,9 @@ class FioJob(BaseModel):
     kept as fio text (checked against fio's value grammar) among the model's extra fields.
     """
 
-    model_config = ConfigDict(extra="allow", validate_assignment=True)
+    model_config = ConfigDict(
+        extra="allow", validate_assignment=True, json_schema_extra=_other_options_schema
+    )
     __pydantic_extra__: dict[str, str] = Field(init=False)
 
     # kb_base first: the size validators below read it to interpret units.

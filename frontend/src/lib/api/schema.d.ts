@@ -3069,7 +3069,7 @@ export interface components {
              * Rw
              * @default read
              */
-            rw?: ("read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite") | string;
+            rw?: ("read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite" | "randtrimwrite") | string;
             /** Rwmixread */
             rwmixread?: number | null;
             /** Rwmixwrite */
@@ -3109,7 +3109,7 @@ export interface components {
             /** Zero Buffers */
             zero_buffers?: boolean | null;
         } & {
-            [key: string]: string;
+            [key: string]: unknown;
         };
         /**
          * FioTextIn
