@@ -386,8 +386,9 @@ def errors_from_validation(exc: ValidationError, given: Mapping[str, object]) ->
         reason = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "missing":
             reason = "required option is missing"
-        # A rule on the whole job names no option: its input is the job, not a value to show.
-        value = given.get(option, err.get("input") if err["loc"] else "")
+        # A missing option, or a rule on the whole job, has the job as its input: no value to show.
+        whole_job = err["type"] == "missing" or not err["loc"]
+        value = given.get(option, "" if whole_job else err.get("input"))
         by_option[option] = OptionError(option=option, value=_show(value), reason=reason)
     return list(by_option.values())
 

@@ -125,6 +125,9 @@ def test_reports_every_offending_option_at_once() -> None:
 def test_missing_name_is_refused_and_missing_rw_reads_as_fio_default() -> None:
     errors = errors_by_option({"bs": "4k"})
     assert errors == {"name": "required option is missing"}
+    with pytest.raises(FioJobError) as info:
+        validate_job_dict({"bs": "4k"})
+    assert info.value.errors[0].value == ""  # the option's value, never the whole job
     assert validate_job_dict({"name": "a"}).rw == "read"
 
 
