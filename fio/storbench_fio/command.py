@@ -33,6 +33,8 @@ def format_value(option: str, value: object, *, kb_base: int | None = None) -> s
         return ":".join(_format_float(v) for v in value)
     if isinstance(value, float):
         return _format_float(value)
+    if value == "":
+        return None  # an option fio takes bare (write_bw_log: fio names the log)
     return str(value)
 
 

@@ -49,9 +49,16 @@ NETWORK_ENGINES = frozenset(
         "librpma_apm_server",
         "librpma_gpspm_client",
         "librpma_gpspm_server",
-        "xnvme",
-        "spdk",
+        "ime_aio",
+        "ime_psync",
+        "ime_psyncv",
     }
+)
+
+# Engines that drive a device node themselves (SCSI generic, NVMe passthrough, MTD, DAX, zoned
+# block devices): the device rule applies. xnvme is a local NVMe engine, not a network one.
+DEVICE_ENGINES = frozenset(
+    {"sg", "mtd", "io_uring_cmd", "xnvme", "libzbc", "dev-dax", "pmemblk", "spdk"}
 )
 
 

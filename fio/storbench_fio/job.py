@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from storbench_fio.engines import IoEngine
 from storbench_fio.errors import FioJobError, OptionError
@@ -15,12 +23,15 @@ from storbench_fio.job_values import (
     SECONDS_FIELDS,
     SIZE_FIELDS,
     bare_to_true,
+    fio_text,
     read_bssplit,
     read_count,
     read_distribution,
+    read_engine,
     read_fallocate,
     read_flag,
     read_job_name,
+    read_other_option,
     read_percentile_list,
     read_rw,
     read_seconds,
@@ -30,7 +41,7 @@ from storbench_fio.job_values import (
     read_steady_state,
     read_sync,
 )
-from storbench_fio.options import canonical_option_name, unknown_option_reason
+from storbench_fio.options import canonical_option_name
 
 __all__ = [
     "BOOL_FIELDS",
@@ -45,7 +56,16 @@ __all__ = [
 ]
 
 RwMode = Literal[
-    "read", "write", "randread", "randwrite", "rw", "randrw", "trim", "randtrim", "trimwrite"
+    "read",
+    "write",
+    "randread",
+    "randwrite",
+    "rw",
+    "randrw",
+    "trim",
+    "randtrim",
+    "trimwrite",
+    "randtrimwrite",
 ]
 Fallocate = Literal["none", "native", "posix", "keep", "truncate"]
 Verify = Literal[
@@ -83,21 +103,35 @@ _MAX_SECONDS = 30 * 86400
 _MAX_NRFILES = 10_000_000
 
 
-class FioJob(BaseModel):
-    """One fio job section, values normalised (sizes in bytes, times in seconds)."""
+def _other_options_schema(schema: dict[str, Any]) -> None:
+    """Other options are fio text; the schema leaves them open (typed fields keep their types)."""
+    schema["additionalProperties"] = True
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+class FioJob(BaseModel):
+    """One fio job section, values normalised (sizes in bytes, times in seconds).
+
+    The options storbench reasons about are typed fields; every other option of fio's table is
+    kept as fio text (checked against fio's value grammar) among the model's extra fields.
+    """
+
+    model_config = ConfigDict(
+        extra="allow", validate_assignment=True, json_schema_extra=_other_options_schema
+    )
+    __pydantic_extra__: dict[str, str] = Field(init=False)
 
     # kb_base first: the size validators below read it to interpret units.
     kb_base: Literal[1000, 1024] | None = None
     name: str
-    rw: RwMode
+    # fio's default is read; an offset modifier (randread:8) is kept as fio reads it.
+    rw: RwMode | Annotated[str, Field(pattern=r"^[a-z]+:-?[0-9a-zA-Z]+$")] = "read"
     description: str | None = Field(default=None, max_length=1024)
     rwmixread: Percent | None = None
     rwmixwrite: Percent | None = None
-    bs: Annotated[int, Field(ge=1, le=_MAX_BS)] | None = None
+    # One size, or fio's per-direction list (read,write,trim) kept as written: "512,512,16k".
+    bs: Annotated[int, Field(ge=1, le=_MAX_BS)] | str | None = None
     bssplit: str | None = None
-    blockalign: int | None = None
+    blockalign: int | str | None = None
     bs_unaligned: bool | None = None
     iodepth: Annotated[int, Field(ge=1, le=_MAX_IODEPTH)] | None = None
     iodepth_batch_submit: NonNegative | None = None
@@ -121,7 +155,7 @@ class FioJob(BaseModel):
     startdelay: Annotated[int, Field(ge=0, le=_MAX_SECONDS)] | None = None
     direct: bool | None = None
     buffered: bool | None = None
-    ioengine: IoEngine | None = None
+    ioengine: str | None = None  # any engine fio knows; the safety rules say which may run
     hipri: bool | None = None
     fixedbufs: bool | None = None
     registerfiles: bool | None = None
@@ -150,7 +184,7 @@ class FioJob(BaseModel):
     randseed: NonNegative | None = None
     norandommap: bool | None = None
     random_distribution: str | None = None
-    percentage_random: Percent | None = None
+    percentage_random: Percent | str | None = None
     refill_buffers: bool | None = None
     zero_buffers: bool | None = None
     scramble_buffers: bool | None = None
@@ -159,8 +193,8 @@ class FioJob(BaseModel):
     verify: Verify | None = None
     do_verify: bool | None = None
     verify_fatal: bool | None = None
-    rate: Annotated[int, Field(ge=1)] | None = None
-    rate_iops: Count | None = None
+    rate: Annotated[int, Field(ge=0)] | str | None = None
+    rate_iops: NonNegative | str | None = None
     lat_percentiles: bool | None = None
     clat_percentiles: bool | None = None
     slat_percentiles: bool | None = None
@@ -196,7 +230,18 @@ class FioJob(BaseModel):
     def _normalise_rw(cls, value: object) -> object:
         return read_rw(value)
 
-    @field_validator("ioengine", "verify", "file_service_type", mode="before")
+    @field_validator("ioengine", mode="before")
+    @classmethod
+    def _check_engine(cls, value: object) -> object:
+        return read_engine(value)
+
+    @model_validator(mode="after")
+    def _check_other_options(self) -> FioJob:
+        for key, value in (self.__pydantic_extra__ or {}).items():
+            read_other_option(key, value, kb_base=self.kb_base or 1024)
+        return self
+
+    @field_validator("verify", "file_service_type", mode="before")
     @classmethod
     def _lowercase(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
@@ -212,7 +257,8 @@ class FioJob(BaseModel):
     @classmethod
     def _parse_size_field(cls, value: object, info: ValidationInfo) -> object:
         allow_zero = info.field_name == "blockalign"
-        return read_size(value, kb_base=_kb_base(info), allow_zero=allow_zero)
+        field = str(info.field_name)
+        return read_size(value, kb_base=_kb_base(info), allow_zero=allow_zero, field=field)
 
     @field_validator("size", "offset", mode="before")
     @classmethod
@@ -227,8 +273,8 @@ class FioJob(BaseModel):
 
     @field_validator(*sorted(COUNT_FIELDS), mode="before")
     @classmethod
-    def _parse_count_field(cls, value: object) -> object:
-        return read_count(value)
+    def _parse_count_field(cls, value: object, info: ValidationInfo) -> object:
+        return read_count(value, str(info.field_name))
 
     @field_validator(*sorted(BOOL_FIELDS), mode="before")
     @classmethod
@@ -277,6 +323,27 @@ def _kb_base(info: ValidationInfo) -> int:
     return base if isinstance(base, int) else 1024
 
 
+def _always_unsafe(d: Mapping[str, object], found: list[OptionError]) -> list[OptionError]:
+    """Refusals of the safety rules that hold on every target (code, other hosts, host changes)."""
+    from storbench_fio.safety_options import target_free_problems
+
+    text = {canonical_option_name(str(k).strip()): fio_text(v) for k, v in d.items()}
+    text.pop("name", None)
+    already = {e.option for e in found}
+    return [e for e in target_free_problems(text) if e.option not in already]
+
+
+def _given_kb_base(d: Mapping[str, object]) -> int:
+    return 1000 if str(d.get("kb_base", "")).strip() == "1000" else 1024
+
+
+def host_dependent_value(value: object) -> OptionError | None:
+    """The safety rules' refusal of a value read from the host (${ENV}, $ncpus), if it is one."""
+    from storbench_fio.safety_options import host_dependent_value as check
+
+    return check(value)
+
+
 def validate_job_dict(d: Mapping[str, object]) -> FioJob:
     """Build a FioJob from fio option names and values, or raise FioJobError listing each."""
     errors: list[OptionError] = []
@@ -285,15 +352,20 @@ def validate_job_dict(d: Mapping[str, object]) -> FioJob:
     for raw_key, value in d.items():
         key = canonical_option_name(str(raw_key).strip())
         given[key] = value
+        if (host_value := host_dependent_value(value)) is not None:
+            errors.append(host_value.model_copy(update={"option": key}))
+            continue
         if key not in FioJob.model_fields:
-            errors.append(
-                OptionError(option=key, value=_show(value), reason=unknown_option_reason(key))
-            )
+            try:
+                clean[key] = read_other_option(key, fio_text(value), kb_base=_given_kb_base(d))
+            except ValueError as exc:
+                errors.append(OptionError(option=key, value=_show(value), reason=str(exc)))
             continue
         try:
             clean[key] = bare_to_true(key, value)
         except ValueError as exc:
             errors.append(OptionError(option=key, value="", reason=str(exc)))
+    errors.extend(_always_unsafe(d, errors))
     try:
         job = FioJob.model_validate(clean)
     except ValidationError as exc:
@@ -314,7 +386,9 @@ def errors_from_validation(exc: ValidationError, given: Mapping[str, object]) ->
         reason = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "missing":
             reason = "required option is missing"
-        value = given.get(option, err.get("input") if err["loc"] else "")
+        # A missing option, or a rule on the whole job, has the job as its input: no value to show.
+        whole_job = err["type"] == "missing" or not err["loc"]
+        value = given.get(option, "" if whole_job else err.get("input"))
         by_option[option] = OptionError(option=option, value=_show(value), reason=reason)
     return list(by_option.values())
 

@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import re
 
+from storbench_fio.option_table import NOT_KNOWN, OPTIONS, fio_name, value_problem
 from storbench_fio.options import RW_ALIASES
 from storbench_fio.units import parse_bool, parse_percent, parse_seconds, parse_size
 
 # Letters, digits, blanks inside ("random read") and . _ + - /: fio names the job's files after it
 # in the run directory when no filename is given, so no '..' part and no leading '/'.
-_NAME_RE = re.compile(r"[A-Za-z0-9._+/-](?:[A-Za-z0-9 ._+/-]{0,62}[A-Za-z0-9._+/-])?")
+_NAME_RE = re.compile(r"[A-Za-z0-9._+/%-](?:[A-Za-z0-9 ._+/%-]{0,62}[A-Za-z0-9._+/%-])?")
 _SS_RE = re.compile(r"(iops|iops_slope|bw|bw_slope):\d+(\.\d+)?%?", re.IGNORECASE)
 _DIST_RE = re.compile(
     r"random|(zipf|pareto|normal|gauss):\d+(\.\d+)?(:\d+(\.\d+)?)?|zoned(_abs)?:[0-9a-z/:.%]+",
     re.IGNORECASE,
 )
 
+# Options fio reads per direction (read,write,trim) that the model types.
+PER_DIRECTION_FIELDS = frozenset({"bs", "blockalign", "rate", "rate_iops", "percentage_random"})
 SIZE_FIELDS = frozenset({"bs", "filesize", "io_size", "rate", "blockalign", "offset_increment"})
 SECONDS_FIELDS = frozenset({"runtime", "ramp_time", "startdelay", "ss_dur", "ss_ramp"})
 COUNT_FIELDS = frozenset(
@@ -96,7 +99,7 @@ def read_job_name(value: object) -> object:
         not _NAME_RE.fullmatch(value) or value.startswith("/") or ".." in value.split("/")
     ):
         raise ValueError(
-            "job name must be 1-64 characters of A-Z a-z 0-9 . _ + - / and blanks inside, "
+            "job name must be 1-64 characters of A-Z a-z 0-9 . _ + - / % and blanks inside, "
             "with no '..' part and no leading '/'"
         )
     if isinstance(value, str) and value.lower().startswith("global"):
@@ -119,23 +122,34 @@ def read_rw(value: object) -> object:
     if not isinstance(value, str):
         return value
     text = value.strip().lower()
-    if ":" in text:
-        raise ValueError("rw offset modifiers (e.g. randread:8) are not supported")
-    return RW_ALIASES.get(text, text)
+    mode, _, modifier = text.partition(":")
+    if modifier:
+        # fio's offset modifier (rw=randread:8, read:-8k): fio reads it, the mode is what it runs.
+        problem = value_problem("rw", text)
+        if problem is not None:
+            raise ValueError(problem)
+    mode = RW_ALIASES.get(mode, mode)
+    return f"{mode}:{modifier}" if modifier else mode
 
 
-def read_size(value: object, *, kb_base: int, allow_zero: bool) -> object:
-    """A size option in bytes (one value: no per-direction lists, no ranges)."""
+def read_size(value: object, *, kb_base: int, allow_zero: bool, field: str = "") -> object:
+    """A size option in bytes, or fio's per-direction list (read,write,trim) kept as written."""
     if value is None or isinstance(value, bool):
         return value
+    if isinstance(value, str) and "," in value and field in PER_DIRECTION_FIELDS:
+        value = read_per_direction(field, value, kb_base=kb_base)
+        if isinstance(value, str) and "," in value:
+            return value
     if isinstance(value, str) and ("," in value or "-" in value.strip()[1:]):
-        raise ValueError("per-direction values and ranges are not supported; give one value")
+        raise ValueError("one value is expected here (no per-direction list or range)")
     return parse_size(value, kb_base=kb_base, allow_zero=allow_zero)
 
 
 def read_size_or_percent(value: object, *, kb_base: int, allow_zero: bool) -> object:
     """size and offset: bytes, or a percentage of the file or device kept as "N%"."""
     if isinstance(value, str):
+        if allow_zero and re.fullmatch(r"\s*0+\s*%\s*", value):
+            return 0  # offset=0%: fio's default, the start of the file
         pct = parse_percent(value)
         if pct is not None:
             return f"{pct}%"
@@ -153,11 +167,15 @@ def read_seconds(value: object) -> object:
     return parse_seconds(value)
 
 
-def read_count(value: object) -> object:
-    """A count option, with fio's k/m suffixes (one value, not per direction)."""
+def read_count(value: object, field: str = "") -> object:
+    """A count option, with fio's k/m suffixes (per direction where fio allows it)."""
     if isinstance(value, str):
-        if "," in value:
-            raise ValueError("per-direction values are not supported; give one value")
+        if "," in value and field in PER_DIRECTION_FIELDS:
+            value = read_per_direction(field, value, kb_base=1024)
+            if isinstance(value, str) and "," in value:
+                return value
+        if isinstance(value, str) and "," in value:
+            raise ValueError("one value is expected here (no per-direction list)")
         return parse_size(value, allow_zero=True)
     return value
 
@@ -257,3 +275,54 @@ def bare_to_true(key: str, value: object) -> object:
             return True
         raise ValueError("this option needs a value")
     return value
+
+
+def fio_text(value: object) -> str | None:
+    """A value given as JSON (1, true, 4096) in fio's text; None stays the bare option."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, list):
+        return ":".join(str(v) for v in value)
+    return str(value)
+
+
+def read_other_option(key: str, value: str | None, *, kb_base: int) -> str:
+    """An option the model keeps as fio text: one fio 3.33 knows, with a value it reads."""
+    name = fio_name(key)
+    if name is None:
+        raise ValueError(f"option {NOT_KNOWN}")
+    if value is not None and not isinstance(value, str):
+        raise ValueError("expected fio text")
+    problem = value_problem(name, value, kb_base=kb_base)
+    if problem is not None:
+        raise ValueError(problem)
+    if value in (None, "") and OPTIONS[name].kind in ("flag", "bool"):
+        return "1"
+    return (value or "").strip()
+
+
+def read_engine(value: object) -> object:
+    """ioengine: any engine fio knows (lowercased); which may run is the safety rules' call."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    problem = value_problem("ioengine", text)
+    if problem is not None:
+        raise ValueError(problem)
+    return text.lower() if ":" not in text and "/" not in text else text
+
+
+def read_per_direction(field: str, value: object, *, kb_base: int) -> object:
+    """fio's read,write,trim list: one value when all agree, else kept as fio text."""
+    if not isinstance(value, str) or "," not in value:
+        return value
+    name = fio_name(field) or field
+    problem = value_problem(name, value.strip(), kb_base=kb_base)
+    if problem is not None:
+        raise ValueError(problem)
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) in (2, 3) and all(p == parts[0] for p in parts) and parts[0]:
+        return parts[0]
+    return ",".join(parts)

@@ -156,6 +156,8 @@ def parse_fio_text(text: str) -> list[FioJob]:
 
 
 def parse_fio_paste(text: str) -> ParsedPaste:
-    """parse_fio_text plus the notices saying how the paste was read (rejoined lines, variables)."""
+    """parse_fio_text plus the notices saying how the paste was read (rejoined lines, variables).
+
+    The jobs are as written; `framing.frame_jobs` turns them into the jobs storbench runs."""
     raw = parse_raw_fio_text(text)
     return ParsedPaste(jobs=jobs_from_raw(raw), notices=raw.notices)

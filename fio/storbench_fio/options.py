@@ -1,54 +1,26 @@
-"""fio option names: aliases, and why an option storbench does not model is refused."""
+"""fio option names: aliases (from fio's own table), flags and fio's program switches."""
 
 from __future__ import annotations
 
-from storbench_fio._fio_names import FIO_OPTION_NAMES
+from storbench_fio.option_table import NOT_KNOWN, OPTIONS, fio_name
 
-# fio accepts several spellings for one option (fio 3.33's HOWTO and `fio --cmdhelp=<name>`
-# list them); the model uses the right-hand one. Every reader of options folds names here.
-ALIASES: dict[str, str] = {
-    "blocksize": "bs",
-    "readwrite": "rw",
-    "ba": "blockalign",
-    "blocksize_unaligned": "bs_unaligned",
-    "blocksize_range": "bsrange",
-    "iodepth_batch": "iodepth_batch_submit",
-    "iodepth_batch_complete": "iodepth_batch_complete_min",
-    "io_limit": "io_size",
-    "timeout": "runtime",
-    "fileoffset": "offset",
-    "nr_files": "nrfiles",
-    "iomem": "mem",
-    "iomem_align": "mem_align",
-    "ratemin": "rate_min",
-    "ratecycle": "rate_cycle",
-    "fill_fs": "fill_device",
-    "wait_for_previous": "stonewall",
-    "disable_bw": "disable_bw_measurement",
-    "proto": "protocol",
+# The job model's spelling where it differs from fio's own name for an option (fio reads both).
+_MODEL_SPELLINGS = {
     "steadystate": "ss",
     "steadystate_duration": "ss_dur",
     "steadystate_ramp_time": "ss_ramp",
+    "iodepth_batch": "iodepth_batch_submit",
+    "ba": "blockalign",
+}
+# Every other spelling fio 3.33 reads for an option -> the one the model uses, from fio's table.
+ALIASES: dict[str, str] = {
+    spelling: _MODEL_SPELLINGS.get(name, name)
+    for name, spec in OPTIONS.items()
+    for spelling in (name, *spec.aliases)
+    if spelling != _MODEL_SPELLINGS.get(name, name)
 }
 # fio's other spellings of rw values.
 RW_ALIASES: dict[str, str] = {"readwrite": "rw", "randreadwrite": "randrw"}
-
-# Known fio options storbench deliberately does not run, with the reason users see.
-UNSUPPORTED: dict[str, str] = {
-    "bsrange": "block size ranges are not supported; use bs or bssplit",
-    "opendir": "opendir walks arbitrary directories; name files with filename or directory",
-    "filename_format": "file naming is managed by storbench",
-    "lockfile": "file locking modes are not supported",
-    "write_barrier": "write barriers are not supported",
-    "zonemode": "zoned block device modes are not supported",
-    "create_only": "a job that only creates files measures nothing",
-    "profile": "fio built-in profiles are not supported",
-    "numruns": "repeat the run in storbench instead",
-    "disk_util": "disk utilisation collection is managed by storbench",
-    "stats": "statistics cannot be disabled; storbench needs them",
-    "significant_figures": "output formatting is managed by storbench",
-    "unified_rw_reporting": "output formatting is managed by storbench",
-}
 
 
 # fio's "empty or boolean" options: on a command line they never take the next word.
@@ -66,6 +38,13 @@ FLAG_OPTIONS = frozenset(
         "group_reporting",
         "zero_buffers",
         "refill_buffers",
+        "hipri",
+        "fixedbufs",
+        "registerfiles",
+        "sqthread_poll",
+        "userspace_reap",
+        "pingpong",
+        "listen",
     }
 )
 
@@ -112,13 +91,9 @@ def canonical_option_name(key: str) -> str:
 
 def is_known_option(key: str) -> bool:
     """True when fio 3.33 itself knows this option name."""
-    return key in FIO_OPTION_NAMES or key in ALIASES
+    return fio_name(key) is not None
 
 
 def unknown_option_reason(key: str) -> str:
-    """Why an option that FioJob does not model is refused."""
-    if key in UNSUPPORTED:
-        return UNSUPPORTED[key]
-    if is_known_option(key):
-        return "known fio option that storbench does not support"
-    return "unknown fio option"
+    """Why an option is refused when fio 3.33 does not know it."""
+    return f"option {NOT_KNOWN}"

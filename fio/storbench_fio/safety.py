@@ -14,7 +14,7 @@ from storbench_fio.errors import FioJobError, OptionError
 from storbench_fio.job import FioJob
 from storbench_fio.jobfile import RawJob, jobs_from_raw, parse_raw_fio_text
 from storbench_fio.options import canonical_option_name
-from storbench_fio.safety_options import job_option_problems
+from storbench_fio.safety_options import LIMITS, job_option_problems, with_rule
 from storbench_fio.safety_resources import resource_problems
 from storbench_fio.safety_scope import SafetyLimits, SafetyTarget, memory_budget_bytes
 
@@ -69,7 +69,7 @@ def check_jobs_safety(
     for job in jobs:
         errors.extend(check_job_safety(job, target, limits))
         every_options.append(_raw_options(job))
-    errors.extend(resource_problems(every_options, target, limits))
+    errors.extend(with_rule(e, LIMITS) for e in resource_problems(every_options, target, limits))
     return errors
 
 

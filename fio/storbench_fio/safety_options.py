@@ -8,17 +8,39 @@ from collections.abc import Mapping
 
 from storbench_fio.budget import parse_percent_or_none
 from storbench_fio.confine import path_option_problems
-from storbench_fio.engines import NETWORK_ENGINES, SUPPORTED_ENGINES
+from storbench_fio.engines import DEVICE_ENGINES, NETWORK_ENGINES
 from storbench_fio.errors import OptionError
 from storbench_fio.safety_scope import SafetyLimits, SafetyTarget
 from storbench_fio.units import parse_bool, parse_seconds, parse_size
 
-__all__ = ["job_option_problems"]
+__all__ = [
+    "RULES",
+    "host_dependent_value",
+    "job_option_problems",
+    "target_free_problems",
+    "with_rule",
+]
+
+# The safety rules: every refusal names the one it follows.
+CODE = "code execution"
+HOSTS = "other hosts"
+PATHS = "device and absolute paths"
+DATA = "destroying data"
+HOST_CHANGES = "host changes"
+LIMITS = "limits"
+RULES = (CODE, HOSTS, PATHS, DATA, HOST_CHANGES, LIMITS)
+
+
+def with_rule(error: OptionError, rule: str) -> OptionError:
+    """The refusal with the safety rule it follows named at its end."""
+    return error.model_copy(update={"reason": f"{error.reason} (safety rule: {rule})"})
+
 
 _RUNS_CODE = "runs a program on the host"
 _LOADS_CODE = "loads code into fio"
 _OUTSIDE = "reads or writes files outside the target"
 _HOST = "changes host settings"
+_EXPANDS = "environment variable or $keyword expansion depends on the host"
 _CODE_OPTIONS = {
     "exec_prerun": _RUNS_CODE,
     "exec_postrun": _RUNS_CODE,
@@ -33,7 +55,6 @@ _FILE_OPTIONS = {
     "merge_blktrace_file": _OUTSIDE,
     "verify_state_load": "loads verify state files: " + _OUTSIDE,
     "opendir": "walks a directory tree: " + _OUTSIDE,
-    "lockfile": "file locking is not supported",
     "fill_device": "fills the whole file system or device",
 }
 _HOST_OPTIONS = {
@@ -48,14 +69,19 @@ _HOST_OPTIONS = {
     "hugepage-size": "needs host huge page setup: " + _HOST,
 }
 _LOG_OPTIONS = ("write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log")
-_WRITES = frozenset({"write", "randwrite", "rw", "readwrite", "randrw", "trimwrite"})
-_TRIMS = frozenset({"trim", "randtrim", "trimwrite"})
+_WRITES = frozenset(
+    {"write", "randwrite", "rw", "readwrite", "randrw", "trimwrite", "randtrimwrite"}
+)
+_TRIMS = frozenset({"trim", "randtrim", "trimwrite", "randtrimwrite"})
+_NO_FILES = frozenset({"cpuio", "null"})  # engines that lay out no files
 _EXPANSION = re.compile(r"\$\{?[A-Za-z_]")
+_PLAIN_LOG = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._+-]{0,127}")
+_PLAIN_FORMAT = re.compile(r"(?!.*\.\.)[A-Za-z0-9_$][A-Za-z0-9._+$-]{0,127}")
 _INLINE_PATTERN = re.compile(r"""(0x[0-9a-fA-F]+|\d+|'[^']*'|"[^"]*"|%o|[\s|,])+""")
 
 
-def _err(option: str, value: str | None, reason: str) -> OptionError:
-    return OptionError(option=option, value=value or "", reason=reason)
+def _err(option: str, value: str | None, reason: str, rule: str = LIMITS) -> OptionError:
+    return with_rule(OptionError(option=option, value=value or "", reason=reason), rule)
 
 
 def _number(value: str | None, kb_base: int, *, time: bool = False) -> int | None:
@@ -75,66 +101,101 @@ def _flag(value: str | None, default: bool = False) -> bool:
         return default
 
 
+def _guarded_option(key: str, value: str | None) -> tuple[str, str] | None:
+    """(reason, rule) when an option runs code, touches other files or changes the host."""
+    if key in _CODE_OPTIONS:
+        return _CODE_OPTIONS[key], CODE
+    if key in _FILE_OPTIONS:
+        return _FILE_OPTIONS[key], DATA if key == "fill_device" else PATHS
+    if key in _HOST_OPTIONS:
+        return _HOST_OPTIONS[key], HOST_CHANGES
+    if key.startswith("trigger"):
+        return "trigger commands run a program on the host", CODE
+    if key.startswith("replay_"):
+        return "I/O log replay: " + _OUTSIDE, PATHS
+    if key == "verify_state_save" and _flag(value, default=True):
+        return "writes verify state files: " + _OUTSIDE, PATHS
+    if key in _LOG_OPTIONS and value not in (None, "", "1") and not _PLAIN_LOG.fullmatch(value):
+        return "a log file name is a plain name in the run directory", PATHS
+    if key == "filename_format" and value and not _PLAIN_FORMAT.fullmatch(value):
+        return "file names are plain names in the run directory ($jobname, $jobnum...)", PATHS
+    if key == "mem" and value and ":" in value:
+        return "memory backed by a file path: " + _OUTSIDE, PATHS
+    patterned = key in ("buffer_pattern", "verify_pattern") and value
+    if patterned and not _INLINE_PATTERN.fullmatch(value or ""):
+        return "give the pattern inline (hex, number or quoted string), not from a file", PATHS
+    if key == "nice" and re.fullmatch(r"\s*-\s*0*[1-9]\d*\s*", value or ""):
+        return "negative nice raises priority: " + _HOST, HOST_CHANGES
+    if key == "prioclass" and (value or "").strip() == "1":
+        return "real-time I/O priority class: " + _HOST, HOST_CHANGES
+    if value is not None and _EXPANSION.search(value):
+        return _EXPANDS, HOST_CHANGES
+    return None
+
+
 def _code_and_file_checks(options: Mapping[str, str | None]) -> list[OptionError]:
     """Options that run programs, load code, touch other files or change the host."""
     errors: list[OptionError] = []
     for key, value in options.items():
-        reason = _CODE_OPTIONS.get(key) or _FILE_OPTIONS.get(key) or _HOST_OPTIONS.get(key)
-        if key.startswith("trigger"):
-            reason = "trigger commands run a program on the host"
-        elif key.startswith("replay_"):
-            reason = "I/O log replay: " + _OUTSIDE
-        elif key == "verify_state_save" and _flag(value, default=True):
-            reason = "writes verify state files: " + _OUTSIDE
-        elif key in _LOG_OPTIONS and value not in (None, "", "1"):
-            reason = "log file names are chosen by storbench; use the bare option"
-        elif key == "mem" and value and ":" in value:
-            reason = "memory backed by a file path: " + _OUTSIDE
-        elif key in ("buffer_pattern", "verify_pattern") and value:
-            if not _INLINE_PATTERN.fullmatch(value):
-                reason = "give the pattern inline (hex, number or quoted string), not from a file"
-        elif key == "nice" and re.fullmatch(r"\s*-\s*0*[1-9]\d*\s*", value or ""):
-            reason = "negative nice raises priority: " + _HOST
-        elif key == "prioclass" and (value or "").strip() == "1":
-            reason = "real-time I/O priority class: " + _HOST
-        if reason is None and value is not None and _EXPANSION.search(value):
-            reason = "environment variable or $keyword expansion depends on the host"
-        if reason is not None:
-            errors.append(_err(key, value, reason))
+        found = _guarded_option(key, value)
+        if found is not None:
+            errors.append(_err(key, value, *found))
     return errors
 
 
-def _engine_check(options: Mapping[str, str | None]) -> list[OptionError]:
+_HOST_VALUE = re.compile(r"\$\{|\$(?:mb_memory|ncpus|pagesize)\b")
+
+
+def host_dependent_value(value: object) -> OptionError | None:
+    """A ${ENV} value or a $keyword fio reads from the host (the job differs per host)."""
+    if isinstance(value, str) and _HOST_VALUE.search(value):
+        return _err("", value, _EXPANDS, HOST_CHANGES)
+    return None
+
+
+def target_free_problems(options: Mapping[str, str | None]) -> list[OptionError]:
+    """The rules that hold on any target: no code run or loaded, no I/O to other hosts, no host
+    changes, no files outside the run's. A job breaking one of them is never a valid job."""
+    engine = (options.get("ioengine") or "").strip().lower()
+    # A $keyword reads differently per host, which the target's own check judges.
+    errors = [e for e in _code_and_file_checks(options) if not e.reason.startswith(_EXPANDS)]
+    if engine == "exec" or engine.startswith("external") or engine in NETWORK_ENGINES:
+        errors.extend(_engine_check(options, SafetyTarget(kind="block_device", path="/dev/x")))
+    return errors
+
+
+def _engine_check(options: Mapping[str, str | None], target: SafetyTarget) -> list[OptionError]:
     value = options.get("ioengine")
     if value is None:
         return []
     engine = value.strip().lower()
-    if engine in SUPPORTED_ENGINES:
-        return []
     if engine == "exec":
-        reason = "the exec engine " + _RUNS_CODE
-    elif engine.startswith("external") or "/" in engine or engine.endswith(".so"):
-        reason = "external engines " + _LOADS_CODE
-    elif engine in NETWORK_ENGINES:
-        reason = "network engine: sends I/O to other hosts"
-    else:
-        reason = "ioengine not supported by storbench"
-    return [_err("ioengine", value, reason)]
+        return [_err("ioengine", value, "the exec engine " + _RUNS_CODE, CODE)]
+    if engine.startswith("external") or "/" in engine or engine.endswith(".so"):
+        return [_err("ioengine", value, "external engines " + _LOADS_CODE, CODE)]
+    if engine in NETWORK_ENGINES:
+        return [_err("ioengine", value, "network engine: sends I/O to other hosts", HOSTS)]
+    if engine in DEVICE_ENGINES and target.kind != "block_device":
+        reason = f"the {engine} engine drives a device: only on a block-device target"
+        return [_err("ioengine", value, reason, PATHS)]
+    return []
 
 
 def _direction_check(options: Mapping[str, str | None], target: SafetyTarget) -> list[OptionError]:
     """Trims only on a confirmed destructive device; device writes never when mounted."""
-    rw = (options.get("rw") or "read").strip().lower()
+    rw = (options.get("rw") or "read").strip().lower().partition(":")[0]
     trims = rw in _TRIMS or (_number(options.get("trim_percentage"), 1024) or 0) > 0
     writes = rw in _WRITES or (options.get("verify") not in (None, "0") and rw != "read")
     device = target.kind == "block_device"
     option = "rw" if rw in _TRIMS or writes else "trim_percentage"
-    if trims and not (device and target.destructive):
+    # On a directory target a trim punches holes in the run's own files only.
+    if trims and device and not target.destructive:
         return [
             _err(
                 option,
                 options.get(option),
-                "trims discard data: only on a destructive block device",
+                "trims discard the device's data: only on a destructive block device",
+                DATA,
             )
         ]
     if device and (trims or writes):
@@ -144,6 +205,7 @@ def _direction_check(options: Mapping[str, str | None], target: SafetyTarget) ->
                     option,
                     options.get(option),
                     "writing to a mounted device corrupts its file system",
+                    DATA,
                 )
             ]
         if not (target.destructive and target.confirmed_destructive):
@@ -152,6 +214,7 @@ def _direction_check(options: Mapping[str, str | None], target: SafetyTarget) ->
                     option,
                     options.get(option),
                     "writes destroy the device's data: needs a destructive, confirmed target",
+                    DATA,
                 )
             ]
     return []
@@ -159,12 +222,15 @@ def _direction_check(options: Mapping[str, str | None], target: SafetyTarget) ->
 
 def _path_checks(options: Mapping[str, str | None], target: SafetyTarget) -> list[OptionError]:
     """filename/directory: plain names inside the run directory, or the target device itself."""
-    errors = path_option_problems(
-        target.kind,
-        options.get("directory"),
-        options.get("filename"),
-        target.path if target.kind == "block_device" else None,
-    )
+    errors = [
+        with_rule(e, PATHS)
+        for e in path_option_problems(
+            target.kind,
+            options.get("directory"),
+            options.get("filename"),
+            target.path if target.kind == "block_device" else None,
+        )
+    ]
     if target.kind == "block_device" and target.host_count > 1:
         errors.append(
             _err(
@@ -172,6 +238,7 @@ def _path_checks(options: Mapping[str, str | None], target: SafetyTarget) -> lis
                 str(target.host_count),
                 "a block device is one host's disk: a run on it uses that host only "
                 "(other hosts would overwrite their own device of the same name)",
+                DATA,
             )
         )
     return errors
@@ -202,12 +269,14 @@ def _limit_checks(options: Mapping[str, str | None], limits: SafetyLimits) -> li
         extra = sum(
             _number(options.get(k), kb, time=True) or 0 for k in ("ramp_time", "startdelay")
         )
-        if runtime == 0 or runtime + extra > limits.max_runtime_s:
+        runs = _number(options.get("numruns"), kb) or 1
+        if runtime == 0 or (runtime + extra) * runs > limits.max_runtime_s:
             errors.append(
                 _err(
                     "runtime",
                     options.get("runtime"),
-                    f"runtime + ramp_time + startdelay must be 1..{limits.max_runtime_s} s",
+                    f"(runtime + ramp_time + startdelay) x numruns must be "
+                    f"1..{limits.max_runtime_s} s",
                 )
             )
     log_avg = _number(options.get("log_avg_msec"), kb)
@@ -229,7 +298,7 @@ def job_option_problems(
     """Every reason one job's options (as fio text) may not run on the target."""
     errors = [
         *_code_and_file_checks(options),
-        *_engine_check(options),
+        *_engine_check(options, target),
         *_direction_check(options, target),
         *_path_checks(options, target),
         *_limit_checks(options, limits),
@@ -238,6 +307,10 @@ def job_option_problems(
         size = options.get("size")
         if size is not None and parse_percent_or_none(size) is not None:
             errors.append(_err("size", size, "a percentage needs a device; give a size"))
-        elif size is None and options.get("filesize") is None:
+        elif (
+            size is None
+            and options.get("filesize") is None
+            and (options.get("ioengine") or "").strip().lower() not in _NO_FILES
+        ):
             errors.append(_err("size", None, "set size: the files are created in the target"))
     return errors

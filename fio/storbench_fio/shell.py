@@ -28,9 +28,12 @@ _POWERSHELL_HINT = re.compile(
 _CMD_PROMPT = re.compile(r"[^\S\n]*(?:PS[^\S\n]+)?[A-Za-z]:\\[^>\n\"=]*>[^\S\n]*", re.IGNORECASE)
 _PS_PROMPT = re.compile(r"[^\S\n]*PS[^\S\n]+[^>\n]*>[^\S\n]*")
 # `$ `, `# `, `% `, `user@host:~/dir$ `, `[me@host dir]# `, `bash-5.1$ ` (a `#` then a blank is a
-# root prompt); not "50% " (a value a document's layout put at the start of a line).
+# root prompt), TrueNAS's `root@truenas[/mnt/pool]# `, zsh's `user@host ~ % `, and `$`/`#` glued
+# to the command (`$fio ...`, as vendor guides print it); not "50% " (a value a document's layout
+# put at the start of a line).
 _SHELL_PROMPT = re.compile(
-    r"[^\S\n]*(?:\[[^\]\n]*\]|[\w.-]*@[\w.:~/+-]*|~[\w./-]*|[A-Za-z][\w.-]*)?[$#%][^\S\n]+"
+    r"[^\S\n]*(?:\[[^\]\n]*\]|[\w.-]*@[\w.:~/+-]*(?:\[[^\]\n]*\])?(?:[^\S\n]+~[\w./-]*)?[^\S\n]*"
+    r"|~[\w./-]*|[A-Za-z][\w.-]*)?(?:[$#%][^\S\n]+|[$#](?=(?:sudo[^\S\n]+)?fio(?:\.exe)?\s))"
 )
 _SECOND_PROMPT = re.compile(r"[^\S\n]*>[^\S\n]+")
 _REDIRECTIONS = frozenset({">", ">>", "<", "2>", "2>>", "&>"})

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from storbench_fio.errors import FioJobError
 from storbench_fio.job import FioJob, validate_job_dict
+from storbench_fio.options import canonical_option_name
 
 
 def errors_by_option(d: dict[str, object]) -> dict[str, str]:
@@ -96,7 +97,7 @@ def test_reports_every_offending_option_at_once() -> None:
             "size": "1.5m",
             "runtime": "5x",
             "bogus_option": "1",
-            "bsrange": "1k-4k",
+            "bsrange": "1k-x",
             "bssplit": "4k/60:8k/60",
             "percentile_list": "0:50",
             "direct": "maybe",
@@ -115,15 +116,19 @@ def test_reports_every_offending_option_at_once() -> None:
         "percentile_list",
         "direct",
     }
-    assert errors["bogus_option"] == "unknown fio option"
+    assert errors["bogus_option"] == "option not known to fio 3.33, which this host runs"
     assert "fractional" in errors["size"]
     assert "negative" in errors["bs"]
     assert "120" in errors["bssplit"]
 
 
-def test_missing_required_fields() -> None:
+def test_missing_name_is_refused_and_missing_rw_reads_as_fio_default() -> None:
     errors = errors_by_option({"bs": "4k"})
-    assert errors == {"name": "required option is missing", "rw": "required option is missing"}
+    assert errors == {"name": "required option is missing"}
+    with pytest.raises(FioJobError) as info:
+        validate_job_dict({"bs": "4k"})
+    assert info.value.errors[0].value == ""  # the option's value, never the whole job
+    assert validate_job_dict({"name": "a"}).rw == "read"
 
 
 def test_refuses_absurd_and_zero_values() -> None:
@@ -143,9 +148,24 @@ def test_value_cannot_smuggle_newlines() -> None:
     assert "filename" in errors_by_option({"name": "a", "rw": "read", "filename": "x\nexec"})
 
 
-def test_model_rejects_extra_fields() -> None:
-    with pytest.raises(ValueError, match="Extra inputs"):
-        FioJob.model_validate({"name": "a", "rw": "read", "nope": 1})
+def test_model_rejects_options_fio_does_not_know() -> None:
+    with pytest.raises(ValueError, match=r"not known to fio 3\.33"):
+        FioJob.model_validate({"name": "a", "rw": "read", "nope": "1"})
+
+
+def test_model_keeps_other_fio_options_as_fio_text() -> None:
+    job = validate_job_dict({"name": "a", "thinktime": 1000, "exitall": None, "nr_files": "2"})
+    assert job.fio_options() == {
+        "name": "a",
+        "rw": "read",
+        "nrfiles": 2,
+        "thinktime": "1000",
+        "exitall": "1",
+    }
+
+
+def test_every_model_field_is_fios_name_or_spelling() -> None:
+    assert [f for f in FioJob.model_fields if canonical_option_name(f) != f] == []
 
 
 @given(st.integers(min_value=1, max_value=1 << 28), st.sampled_from(["", "k", "m", "g"]))

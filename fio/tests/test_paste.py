@@ -302,3 +302,20 @@ def test_parsed_paste_is_what_parse_fio_text_returns_plus_notices() -> None:
     parsed = parse_fio_paste(text)
     assert isinstance(parsed, ParsedPaste)
     assert parsed.jobs == parse_fio_text(text)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "root@truenas[/mnt/pool/dir]# ",
+        "root@truenas[~]# ",
+        "user@host ~ % ",
+        "me@mac-mini ~/bench % ",
+        "$",
+        "#",
+        "$ ",
+    ],
+)
+def test_prompts_of_terminals_and_guides_are_left_out(prompt: str) -> None:
+    [job] = parse_fio_paste(f"{prompt}fio --name=a --rw=randread --bs=4k --size=1g").jobs
+    assert (job.name, job.rw, job.bs) == ("a", "randread", 4096)

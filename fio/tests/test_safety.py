@@ -53,10 +53,11 @@ def test_plain_job_is_safe() -> None:
         ("read_iolog", "/var/log/x", "outside"),
         ("write_iolog", "/etc/x", "outside"),
         ("replay_redirect", "/dev/sda", "outside"),
-        ("write_bw_log", "/etc/cron.d/x", "storbench"),
-        ("write_lat_log", "../x", "storbench"),
-        ("write_iops_log", "x", "storbench"),
-        ("write_hist_log", "x", "storbench"),
+        ("write_bw_log", "/etc/cron.d/x", "plain name"),
+        ("write_lat_log", "../x", "plain name"),
+        ("ioengine", "xnvme", "device"),
+        ("ioengine", "sg", "device"),
+        ("filename_format", "/tmp/$jobname", "plain names"),
         ("verify_state_load", "1", "outside"),
         ("verify_state_save", "1", "outside"),
         ("buffer_pattern", "/etc/shadow", "inline"),
@@ -81,12 +82,41 @@ def test_refused_option(option: str, value: str, words: str) -> None:
     name = canonical_option_name(option)
     assert name in found
     assert words in found[name]
+    assert "(safety rule: " in found[name]
 
 
 def test_harmless_values_of_guarded_options() -> None:
     assert reasons({"nice": "5", "prioclass": "2", "buffer_pattern": "0xdeadbeef"}) == {}
     assert reasons({"write_bw_log": None, "log_avg_msec": "1000"}) == {}
     assert reasons({"verify_state_save": "0"}) == {}
+    assert reasons({"write_iops_log": "x", "log_avg_msec": "1000"}) == {}
+
+
+def test_standard_options_fio_knows_are_safe() -> None:
+    harmless = {
+        "exitall": None,
+        "thinktime": "10ms",
+        "wait_for": "other",
+        "flow": "1",
+        "continue_on_error": "all",
+        "ignore_error": "EIO",
+        "io_submit_mode": "offload",
+        "rate_process": "poisson",
+        "random_generator": "lfsr",
+        "dedupe_percentage": "30",
+        "verify_backlog": "1024",
+        "numa_cpu_nodes": "0",
+        "sqthread_poll_cpu": "1",
+        "latency_target": "10ms",
+        "prio": "3",
+        "prioclass": "3",
+        "lockfile": "exclusive",
+    }
+    assert reasons(harmless) == {}
+
+
+def test_xnvme_is_a_local_device_engine() -> None:
+    assert reasons({"ioengine": "xnvme", "size": None}, DEVICE) == {}
 
 
 def test_logs_need_averaging() -> None:
@@ -96,7 +126,8 @@ def test_logs_need_averaging() -> None:
 
 @pytest.mark.parametrize("rw", ["trim", "randtrim", "trimwrite"])
 def test_trims_only_on_destructive_device(rw: str) -> None:
-    assert "rw" in reasons({"rw": rw})
+    # On a directory a trim punches holes in the run's own files only.
+    assert reasons({"rw": rw}) == {}
     assert "rw" in reasons({"rw": rw, "size": None}, DEVICE)
     ok = DEVICE.model_copy(update={"destructive": True, "confirmed_destructive": True})
     assert reasons({"rw": rw}, ok) == {}
@@ -238,7 +269,7 @@ def test_check_fio_text_reports_everything_once() -> None:
     with pytest.raises(FioJobError) as info:
         check_fio_text(text, SCRATCH, LIMITS)
     found = {(e.job, e.option) for e in info.value.errors}
-    assert found == {(None, "exec_prerun"), ("b", "rw"), ("b", "iodepth"), ("b", "filename")}
+    assert found == {(None, "exec_prerun"), ("b", "iodepth"), ("b", "filename")}
 
 
 def test_check_fio_text_returns_jobs_when_safe() -> None:

@@ -2,7 +2,7 @@
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints, model_serializer
 
 from storbench_api.wire import RequestBody, SparseModel
 from storbench_fio.job import FioJob
@@ -40,6 +40,13 @@ class FioJobIn(RootModel[Annotated[dict[FioOptionName, FioOptionValue], Field(ma
 
 class FioJobOut(SparseModel, FioJob):
     """An fio job as storbench normalised it: only the options it sets, sizes in bytes, times in seconds."""
+
+    # The options beyond the typed fields (fio text) are set too, though pydantic keeps them apart.
+    @model_serializer(mode="wrap")
+    def _given_fields_only(self, handler):  # type: ignore[no-untyped-def]
+        data = handler(self)
+        given = self.model_fields_set | set(self.model_extra or {})
+        return {key: value for key, value in data.items() if key in given}
 
 
 class JobsIn(RequestBody):

@@ -5,8 +5,9 @@ from typing import Any
 
 from storbench_api.errors import Invalid
 from storbench_api.settings import get_settings
-from storbench_fio.confine import relative_name_problem, separate_host_paths
+from storbench_fio.confine import relative_name_problem
 from storbench_fio.errors import Notice, OptionError
+from storbench_fio.framing import frame_jobs
 from storbench_fio.job import FioJob, FioJobError, validate_job_dict
 from storbench_fio.jobfile import parse_fio_paste
 from storbench_fio.safety import SafetyLimits, SafetyTarget, check_jobs_safety
@@ -39,11 +40,11 @@ def jobs_from_text(text: str) -> tuple[list[dict[str, Any]], list[Notice]]:
         paste = parse_fio_paste(text)
     except FioJobError as exc:
         _raise_invalid(_error_items(exc.errors))
-    # Where the text ran fio is the target's business: the places become notices, not options
-    # every run would refuse.
-    parsed, moved = separate_host_paths(paste.jobs)
-    jobs = normalise_jobs([job.model_dump(mode="json", exclude_none=True) for job in parsed])
-    return jobs, [*paste.notices, *moved]
+    # The jobs as storbench runs them: where the text ran fio is the target's business, a
+    # size-bound job gets a time cap, logs are named by storbench; each change is a notice.
+    framed, changed = frame_jobs(paste.jobs)
+    jobs = normalise_jobs([job.model_dump(mode="json", exclude_none=True) for job in framed])
+    return jobs, [*paste.notices, *changed]
 
 
 def _limit_errors(job: FioJob, prefix: str) -> list[dict[str, Any]]:

@@ -87,3 +87,17 @@ def test_a_plan_that_names_a_place_on_a_host_is_refused_when_saved(client: TestC
     job = {"name": "j", "rw": "randread", "bs": "4k", "runtime": 10, "filename": "/dev/nvme0n1"}
     response = client.post("/api/v1/plans", json={"name": "dev", "jobs": [job]}, headers=owner.headers)
     assert response.status_code == 201, response.text
+
+
+def test_what_storbench_changes_in_a_paste_is_said_as_notices(client: TestClient, owner: Caller) -> None:
+    # A size-bound job with a named log and no runtime: fine for fio, framed by storbench.
+    text = "[global]\nwrite_bw_log=mylog\nthinktime=10ms\n[seq]\nrw=write\nbs=1m\nsize=1g\n"
+    response = client.post("/api/v1/fio/validate", json={"text": text}, headers=owner.headers)
+    assert response.status_code == 200, response.text
+    (job,) = response.json()["jobs"]
+    assert (job["runtime"], job["thinktime"], job["write_bw_log"]) == (600, "10ms", "")
+    messages = {n["option"]: n["message"] for n in response.json()["notices"]}
+    assert messages["runtime"] == (
+        "runtime=600 added as a safety cap: the job ends when its size is done or after 10 min"
+    )
+    assert "storbench names the log files" in messages["write_bw_log"]

@@ -2980,9 +2980,9 @@ export interface components {
             /** Allrandrepeat */
             allrandrepeat?: boolean | null;
             /** Blockalign */
-            blockalign?: number | null;
+            blockalign?: number | string | null;
             /** Bs */
-            bs?: number | null;
+            bs?: number | string | null;
             /** Bs Unaligned */
             bs_unaligned?: boolean | null;
             /** Bssplit */
@@ -3054,7 +3054,7 @@ export interface components {
             /** Iodepth Low */
             iodepth_low?: number | null;
             /** Ioengine */
-            ioengine?: ("libaio" | "io_uring" | "psync" | "sync" | "pvsync" | "pvsync2" | "vsync" | "posixaio" | "mmap" | "windowsaio" | "null") | null;
+            ioengine?: string | null;
             /** Kb Base */
             kb_base?: (1000 | 1024) | null;
             /** Lat Percentiles */
@@ -3090,7 +3090,7 @@ export interface components {
             /** Per Job Logs */
             per_job_logs?: boolean | null;
             /** Percentage Random */
-            percentage_random?: number | null;
+            percentage_random?: number | string | null;
             /** Percentile List */
             percentile_list?: number[] | null;
             /** Ramp Time */
@@ -3102,9 +3102,9 @@ export interface components {
             /** Randseed */
             randseed?: number | null;
             /** Rate */
-            rate?: number | null;
+            rate?: number | string | null;
             /** Rate Iops */
-            rate_iops?: number | null;
+            rate_iops?: number | string | null;
             /** Refill Buffers */
             refill_buffers?: boolean | null;
             /** Registerfiles */
@@ -3113,9 +3113,9 @@ export interface components {
             runtime?: number | null;
             /**
              * Rw
-             * @enum {string}
+             * @default read
              */
-            rw: "read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite";
+            rw?: ("read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite" | "randtrimwrite") | string;
             /** Rwmixread */
             rwmixread?: number | null;
             /** Rwmixwrite */
@@ -3154,6 +3154,8 @@ export interface components {
             verify_fatal?: boolean | null;
             /** Zero Buffers */
             zero_buffers?: boolean | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * FioTextIn

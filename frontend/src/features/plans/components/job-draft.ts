@@ -45,13 +45,14 @@ export function draftFromJob(job: FioJob): JobDraft {
   const extra: FioJobIn = {};
   const loaded: JobDraft["loaded"] = {};
   for (const [key, value] of Object.entries(job)) {
-    if (!EDITED.has(key)) extra[key] = value;
-    else if (key !== "name" && key !== "rw") loaded[key as EditedOption] = value;
+    // Options beyond the typed ones are fio text (the API's schema leaves them open).
+    if (!EDITED.has(key)) extra[key] = value as FioJobIn[string];
+    else if (key !== "name" && key !== "rw") loaded[key as EditedOption] = value as JobDraft["loaded"][EditedOption];
   }
   return {
     key: newKey(),
     name: job.name,
-    rw: job.rw,
+    rw: job.rw ?? "read", // fio's default
     bs: text(job.bs),
     iodepth: text(job.iodepth),
     numjobs: text(job.numjobs),
