@@ -52,6 +52,7 @@ test("results are relabelled, deleted with confirmation, and their raw fio outpu
   expect(download.suggestedFilename()).toMatch(/^fio-output-result-\d+\.json$/);
   const saved = await download.path();
   expect(fs.readFileSync(saved).equals(Buffer.from(keep))).toBe(true);
+  await kept.getByLabel(/^Actions for result \d+$/).click(); // closes its menu again
 
   // Delete asks first; cancelling keeps the result.
   await dropped.getByLabel(/^Actions for result \d+$/).click();
