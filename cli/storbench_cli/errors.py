@@ -8,6 +8,7 @@ EXIT_OK = 0
 EXIT_FAILED = 1  # a run failed or was cancelled, or a result or import problem
 EXIT_USAGE = 2  # bad usage or input, a refused request, or no service to talk to
 EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
+EXIT_PIPE_CLOSED = 141  # the shell's for SIGPIPE: the program reading our output stopped reading
 
 
 class CliError(Exception):

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from . import __version__
 from .api import Api
 from .commands import check, compare, host, import_outputs, lists, results, run
-from .errors import EXIT_INTERRUPTED, CliError, UsageError
+from .errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, CliError, UsageError
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         "work with the team's result history through the REST API.",
         epilog="exit codes: 0 success; 1 run failed or cancelled, or a result/import problem; "
         "2 usage error, request refused (4xx) or service unreachable; 3 `check` found a regression; "
-        "130 interrupted",
+        "130 interrupted; 141 the program reading the output stopped (e.g. `| head`)",
     )
     parser.add_argument("--version", action="version", version=f"storbench {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -78,15 +78,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with _connect(args) as api:
             code: int = args.handler(api, args)
+        sys.stdout.flush()
     except CliError as error:
         _report(error)
         return error.exit_code
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return EXIT_INTERRUPTED
-    try:
-        sys.stdout.flush()
     except BrokenPipeError:
-        # `storbench results | head`: the reader left; that is not a failure of ours.
+        # `storbench presets | head`: the reader left before we were done. Python's documented way:
+        # point stdout at /dev/null so that the flush at exit has nowhere to fail, and end quietly,
+        # with the status a shell gives a program that SIGPIPE ended.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE_CLOSED
     return code

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from .api import Api
@@ -20,8 +21,15 @@ def _pick(kind: str, wanted: str, items: list[dict[str, Any]], key: str) -> dict
             return found[0]
         if len(found) > 1:
             raise UsageError(f"{kind} '{wanted}' is ambiguous: " + ", ".join(str(i[key]) for i in found))
-    available = ", ".join(sorted(str(item[key]) for item in items)) or "none yet"
-    raise UsageError(f"no {kind} named '{wanted}'; available: {available}")
+    names = sorted(str(item[key]) for item in items)
+    nearest = difflib.get_close_matches(wanted, names, n=1, cutoff=0.5)
+    if not nearest:
+        # A case slip or a partial word: compare as the user might have meant it.
+        folded = {name.casefold(): name for name in names}
+        nearest = [folded[m] for m in difflib.get_close_matches(wanted.casefold(), folded, n=1, cutoff=0.5)]
+    suggestion = f"; did you mean '{nearest[0]}'?" if nearest else ""
+    available = ", ".join(names) or "none yet"
+    raise UsageError(f"no {kind} named '{wanted}'{suggestion} (available: {available})")
 
 
 def target(api: Api, name: str) -> dict[str, Any]:

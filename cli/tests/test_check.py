@@ -25,7 +25,9 @@ def _database_url() -> str:
     return admin_url.rsplit("/", 1)[0] + f"/{DATABASE}"
 
 
-def _mark_regression(service: Service, result_id: int) -> int:
+def _mark_regression(
+    service: Service, result_id: int, metric: str = "iops", before: float = 20000, after: float = 14000
+) -> int:
     """A change point starting at result_id, as detection stores one (detection is tested in the backend)."""
     with psycopg.connect(_database_url(), autocommit=True) as conn:
         row = conn.execute(
@@ -33,12 +35,12 @@ def _mark_regression(service: Service, result_id: int) -> int:
             INSERT INTO change_points (team_id, target_id, job_name, direction, metric,
                 fingerprint, result_id, measured_at, kind, before_median, after_median, ratio,
                 p_value, method, detected_at)
-            SELECT team_id, target_id, job_name, 'read', 'iops', fingerprint, id, measured_at,
-                'regression', 20000, 14000, 0.7, 0.002, 'e-divisive', now()
+            SELECT team_id, target_id, job_name, 'read', %s, fingerprint, id, measured_at,
+                'regression', %s, %s, %s, 0.002, 'e-divisive', now()
             FROM results WHERE id = %s
             RETURNING id
             """,
-            (result_id,),
+            (metric, before, after, after / before, result_id),
         ).fetchone()
     assert row is not None
     return int(row[0])
@@ -67,7 +69,15 @@ def test_check_passes_fails_on_a_regression_and_passes_once_acknowledged(
     assert failed.returncode == 3, failed.stdout + failed.stderr
     last = failed.stdout.splitlines()[-1]
     assert last.startswith("REGRESSION:")
-    assert "ci-read read iops: 20,000 → 14,000 (-30.0%)" in last
+    # In the units and under the names `run` prints them.
+    assert "ci-read read IOPS: 20,000 → 14,000 (-30.0%)" in last
+
+    # Bandwidth and latency as `run` prints them, not in bytes per second and nanoseconds.
+    bandwidth_id = _mark_regression(service, result["id"], "bw_bytes", 100 * 2**20, 70 * 2**20)
+    latency_id = _mark_regression(service, result["id"], "clat_p99_ns", 80_000, 1_200_000)
+    units = storbench("check", "--plan", PLAN_NAME, "--target", TARGET_NAME).stdout.splitlines()[-1]
+    assert "ci-read read Bandwidth: 100.0 MiB/s → 70.0 MiB/s (-30.0%)" in units
+    assert "ci-read read p99 completion latency: 80.0 µs → 1.20 ms (+1400.0%)" in units
 
     as_json = storbench("check", "--plan", PLAN_NAME, "--target", TARGET_NAME, "--format", "json")
     assert as_json.returncode == 3
@@ -75,8 +85,11 @@ def test_check_passes_fails_on_a_regression_and_passes_once_acknowledged(
     assert verdict["regression"] is True and verdict["run_id"] == run["id"]
 
     with service.api() as api:
-        done = api.post(f"/regressions/{change_id}/acknowledge", json={"comment": "new pool, expected"})
-        assert done.status_code == 200, done.text
+        for acknowledged in (change_id, bandwidth_id, latency_id):
+            done = api.post(
+                f"/regressions/{acknowledged}/acknowledge", json={"comment": "new pool, expected"}
+            )
+            assert done.status_code == 200, done.text
     again = storbench("check", "--plan", PLAN_NAME, "--target", TARGET_NAME)
     assert again.returncode == 0, again.stdout
     assert "acknowledged" in again.stdout

@@ -113,3 +113,14 @@ def test_usage_errors_exit_2(storbench: CliRunner) -> None:
 
     assert done.returncode == 2
     assert "not allowed with argument" in done.stderr
+
+
+def test_an_unknown_preset_suggests_the_nearest_id(service: Service, storbench: CliRunner) -> None:
+    with service.api() as api:
+        preset_id = api.get("/presets").json()["items"][0]["id"]
+    typo = preset_id[:-2] + preset_id[-1]  # one letter left out, as a hurried hand does
+
+    done = storbench("run", "--target", TARGET_NAME, "--preset", typo)
+
+    assert done.returncode == 2
+    assert f"no preset named '{typo}'; did you mean '{preset_id}'?" in done.stderr

@@ -1,8 +1,10 @@
 """`storbench targets|hosts|plans|presets`: the lists a user picks names from."""
 
 import json
+import os
+import subprocess
 
-from cli_testkit import HOST_NAME, TARGET_NAME, CliRunner, Service
+from cli_testkit import HOST_NAME, STORBENCH, TARGET_NAME, CliRunner, Service, cli_env
 
 
 def test_targets_and_hosts_tables_name_what_was_registered(service: Service, storbench: CliRunner) -> None:
@@ -42,3 +44,24 @@ def test_plans_list_shows_saved_plans_with_their_jobs(service: Service, storbenc
     assert done.returncode == 0
     (row,) = [line for line in done.stdout.splitlines() if "cli two jobs" in line]
     assert "a, b" in row
+
+
+def test_a_reader_that_stops_reading_ends_the_listing_quietly(service: Service) -> None:
+    # `storbench presets | head -0`: the pipe's reading end is closed before anything is written.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [str(STORBENCH), "presets"],
+            env=cli_env(service),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+
+    assert done.stderr == ""
+    assert done.returncode == 141

@@ -10,7 +10,7 @@ import pytest
 from cli_testkit import TARGET_NAME, TINY_JOB, CliRunner, Service
 
 HEADER = (
-    "result_id,created_at,run_id,target_id,label,storage_class,host_name,job_name,fio_version,direction,"
+    "result_id,measured_at,created_at,run_id,target_id,label,storage_class,host_name,job_name,fio_version,direction,"
     "iops,bw_bytes,io_bytes,runtime_ms,lat_mean_ns,clat_p50_ns,clat_p99_ns,clat_p99_9_ns,imported,partial"
 )
 
@@ -39,6 +39,7 @@ def test_csv_rows_match_what_was_measured(measured_run: dict[str, Any], storbenc
     assert int(row["target_id"]) == measured_run["target"]["id"]
     assert (row["host_name"], row["job_name"], row["direction"]) == ("cli-host", "csv-read", "read")
     assert row["fio_version"] == result["fio_version"] and row["created_at"] == result["created_at"]
+    assert row["measured_at"] == result["measured_at"]
     # Numbers are written unformatted: they read back exactly.
     assert float(row["iops"]) == read["iops"]
     assert float(row["bw_bytes"]) == read["bw_bytes"]
@@ -66,7 +67,7 @@ def test_table_shows_one_row_per_result_and_direction(
 
     assert done.returncode == 0, done.stderr
     header, row = done.stdout.splitlines()
-    assert header.split()[:6] == ["id", "created", "job", "host", "label", "class"]
+    assert header.split()[:6] == ["id", "measured", "job", "host", "label", "class"]
     assert "csv-read" in row and "cli-host" in row and f"run {measured_run['id']}" in row
     assert "iB/s" in row
 
@@ -108,6 +109,17 @@ def test_csv_output_neutralises_text_a_spreadsheet_would_run(
     for label in HOSTILE_LABELS:
         assert "\"'" + label.replace('"', '""') + '"' in done.stdout
     assert {float(row["iops"]) for row in rows} == {r["directions"]["read"]["iops"] for r in hostile_imports}
+
+
+def test_an_import_is_listed_and_exported_by_when_fio_measured_it(
+    hostile_imports: list[dict[str, Any]], storbench: CliRunner
+) -> None:
+    done = storbench("results", "--job", "csv-hostile", "--imported", "--format", "csv")
+
+    rows = {int(row["result_id"]): row for row in csv.DictReader(io.StringIO(done.stdout))}
+    for result in hostile_imports:
+        # The date the output carries, not the moment it was uploaded.
+        assert rows[result["id"]]["measured_at"] == result["measured_at"] != result["created_at"]
 
 
 def test_compare_csv_neutralises_labels_and_keeps_negative_deltas(

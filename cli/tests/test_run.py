@@ -50,7 +50,12 @@ def test_run_wait_prints_what_fio_measured(service: Service, storbench: CliRunne
     header, *lines = done.stdout.splitlines()
     run_id = int(re.match(r"run (\d+) completed", header)[1])  # type: ignore[index]
     assert "plan cli tiny read" in header
-    table_head, row = lines
+    table_head, row, blank, *strip = lines
+    # The verdict strip: no spec for a class-less target, no earlier run of the plan, the findings.
+    assert blank == ""
+    assert strip[0].startswith("spec: no spec line applies")
+    assert strip[1] == "previous run: none yet of the same jobs on this target"
+    assert strip[2].startswith(("worst finding (", "findings: none"))
     # Figures under the labels GET /figures gives them, as the web UI shows them.
     assert re.split(r"\s{2,}", table_head.strip()) == [
         "job",
@@ -72,6 +77,66 @@ def test_run_wait_prints_what_fio_measured(service: Service, storbench: CliRunne
     assert _ns(lat_mean) == pytest.approx(measured["lat_ns"]["mean_ns"], rel=0.01)
     assert _ns(p99) == pytest.approx(measured["clat_ns"]["percentiles"]["99"], rel=0.01)
     assert re.fullmatch(r"\d+(\.\d+)? m?s", runtime)
+
+
+def test_run_with_repetitions_and_a_label_compares_with_the_previous_run(
+    service: Service, storbench: CliRunner
+) -> None:
+    with service.api() as api:
+        api.post("/plans", json={"name": "cli repeated", "jobs": [TINY_JOB]}).raise_for_status()
+    first = storbench("run", "--target", TARGET_NAME, "--plan", "cli repeated", "--wait")
+    assert first.returncode == 0, first.stderr
+
+    done = storbench(
+        "run", "--target", TARGET_NAME, "--plan", "cli repeated", "--wait",
+        "--repetitions", "2", "--label", "after tuning", "--note", "nconnect=8",
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    header, *lines = done.stdout.splitlines()
+    run_id = int(re.match(r"run (\d+) completed", header)[1])  # type: ignore[index]
+    assert "label after tuning" in header
+    assert any(line.startswith("r #1 ") for line in lines) and any(line.startswith("r #2 ") for line in lines)
+    previous = next(i for i, line in enumerate(lines) if line.startswith("previous run "))
+    # Against the first run, in words: each headline figure with its change and verdict.
+    assert re.fullmatch(r"previous run \d+: changes against it", lines[previous])
+    change = lines[previous + 1]
+    assert (
+        change.startswith("  r read: IOPS ") and "Bandwidth" in change and "p99 completion latency" in change
+    )
+    assert re.search(r"[+-]\d+\.\d % (better|worse|no change|can't tell: repeat|too few)", change), change
+    with service.api() as api:
+        run = api.get(f"/runs/{run_id}").json()
+    assert (run["repetitions"], run["label"], run["note"]) == (2, "after tuning", "nconnect=8")
+    assert len(run["results"]) == 2
+
+
+def test_a_pasted_command_line_says_how_it_was_read(
+    service: Service, storbench: CliRunner, tmp_path: Path
+) -> None:
+    pasted = tmp_path / "vendor.sh"
+    pasted.write_text(
+        "fio --name=r --rw=randread --bs=4k --size=8m --runtime=1 --time_based --ioengine=psync > out.txt\n"
+    )
+
+    done = storbench("run", "--target", TARGET_NAME, "--job-file", str(pasted))
+
+    assert done.returncode == 0, done.stderr
+    assert "read as: command=out.txt: output redirection left out" in done.stderr
+    run_id = int(re.match(r"run (\d+)", done.stdout)[1])  # type: ignore[index]
+    assert service.wait_for_run(run_id)["status"] == "completed"
+
+
+@pytest.mark.parametrize("repetitions", ["0", "101", "two"])
+def test_repetitions_out_of_range_are_refused_before_anything_starts(
+    storbench: CliRunner, jobs_file: JobsFile, repetitions: str
+) -> None:
+    done = storbench(
+        "run", "--target", TARGET_NAME, "--jobs-json", str(jobs_file(TINY_JOB)), "--repetitions", repetitions
+    )
+
+    assert done.returncode == 2
+    assert "expected a whole number from 1 to 100" in done.stderr
 
 
 def test_run_wait_json_is_the_finished_run_with_its_results(

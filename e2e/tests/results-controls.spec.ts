@@ -44,14 +44,18 @@ test("results are relabelled, deleted with confirmation, and their raw fio outpu
   await expect(history.getByRole("row", { name: new RegExp(`${tag}-keep`) })).toContainText(`nconnect=8 ${tag}`);
 
   // Download fio's raw output: the very bytes that were uploaded.
+  // The row's actions are behind its Actions menu.
+  await kept.getByLabel(/^Actions for result \d+$/).click();
   const downloading = page.waitForEvent("download");
   await kept.getByRole("link", { name: /^Raw fio output of result \d+$/ }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^fio-output-result-\d+\.json$/);
   const saved = await download.path();
   expect(fs.readFileSync(saved).equals(Buffer.from(keep))).toBe(true);
+  await kept.getByLabel(/^Actions for result \d+$/).click(); // closes its menu again
 
   // Delete asks first; cancelling keeps the result.
+  await dropped.getByLabel(/^Actions for result \d+$/).click();
   await dropped.getByRole("button", { name: /^Delete result \d+$/ }).click();
   const confirm = dropped.getByRole("group", { name: /^Delete result \d+\?$/ });
   await expect(confirm).toContainText("audit log");

@@ -37,6 +37,28 @@ def add_parser(
     parser.set_defaults(handler=execute)
 
 
+def _regression_text(series: dict[str, Any], figures: Vocabulary) -> str:
+    """One regression in the units `run` prints: 'ci-read read IOPS: 20,000 → 14,000 (-30.0%)…'."""
+    change = series["change_point"]
+    unit = figures.unit(series["metric"])
+    return (
+        f"{series['job_name']} {series['direction']} {figures.label(series['metric'])}: "
+        f"{format_figure(unit, change['before_median'])} → {format_figure(unit, change['after_median'])} "
+        f"({(change['ratio'] - 1) * 100:+.1f}%), regression since result {change['result_id']}, "
+        "not acknowledged"
+    )
+
+
+def _summary(verdict: dict[str, Any], figures: Vocabulary) -> str:
+    """The service's conclusion; a regression's figures in the units of the table above."""
+    regressed = [
+        s for s in verdict["series"] if s["status"] == "regression" and s.get("change_point") is not None
+    ]
+    if not regressed:
+        return str(verdict["message"])
+    return "; ".join(_regression_text(s, figures) for s in regressed)
+
+
 def _row(series: dict[str, Any], figures: Vocabulary) -> list[str]:
     change = series.get("change_point") or {}
     since = f"result {change['result_id']} ({(change['ratio'] - 1) * 100:+.1f}%)" if change else ""
@@ -61,8 +83,8 @@ def execute(api: Api, args: argparse.Namespace) -> int:
         json.dump(verdict, sys.stdout, indent=2)
         print()
     else:
+        figures = Vocabulary.of(api)
         if verdict["series"]:
-            figures = Vocabulary.of(api)
             print(
                 render_table(
                     ["JOB", "DIR", "FIGURE", "NEWEST", "HISTORY MEDIAN", "STATUS", "CHANGE SINCE"],
@@ -70,5 +92,5 @@ def execute(api: Api, args: argparse.Namespace) -> int:
                 )
             )
         prefix = "REGRESSION" if verdict["regression"] else "OK"
-        print(f"{prefix}: plan '{plan['name']}' on target '{target['name']}': {verdict['message']}")
+        print(f"{prefix}: plan '{plan['name']}' on target '{target['name']}': {_summary(verdict, figures)}")
     return EXIT_REGRESSION if verdict["regression"] else EXIT_OK

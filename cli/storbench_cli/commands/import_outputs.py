@@ -81,4 +81,6 @@ def execute(api: Api, args: argparse.Namespace) -> int:
             print(f"{path}: already imported on {first}, as {stored}; not stored again")
             continue
         print(f"{path}: {imported['source_format']}, {version}, {stored}")
+        for notice in imported.get("notices") or []:
+            print(f"{path}: notice: {notice}", file=sys.stderr)
     return EXIT_FAILED if failed else EXIT_OK

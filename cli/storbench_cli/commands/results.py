@@ -19,6 +19,7 @@ API_MAX_PAGE = 1000  # GET /results accepts at most this limit per page
 
 CSV_COLUMNS = (
     "result_id",
+    "measured_at",
     "created_at",
     "run_id",
     "target_id",
@@ -59,7 +60,8 @@ def add_parser(
         "results",
         parents=[parent],
         help="list the result history",
-        description="Results of runs and imports, newest first.",
+        description="Results of runs and imports, newest measured first (an import's date is the one "
+        "its fio output carries; `measured` is shown in local time, exported in UTC).",
     )
     parser.add_argument("--target", metavar="NAME", help="only results on this target")
     parser.add_argument("--storage-class", metavar="TEXT", help="only results of this storage class")
@@ -94,6 +96,7 @@ def write_csv(results: list[dict[str, Any]], out: TextIO) -> None:
             lat = direction.get("lat_ns") or {}
             row = {
                 "result_id": result["id"],
+                "measured_at": result["measured_at"],
                 "created_at": result["created_at"],
                 "run_id": result["run_id"],
                 "target_id": result["target_id"],
@@ -129,7 +132,7 @@ def results_table(results: list[dict[str, Any]], figures: Vocabulary) -> str:
     rows = [
         [
             str(result["id"]),
-            format_timestamp(result["created_at"]),
+            format_timestamp(result["measured_at"]),
             result["job_name"],
             result["host_name"],
             result["label"] or "-",
@@ -141,7 +144,7 @@ def results_table(results: list[dict[str, Any]], figures: Vocabulary) -> str:
         for name, direction in directions(result)
     ]
     numbers = figures.table_headers()[1:]
-    headers = ("id", "created", "job", "host", "label", "class", "dir", *numbers, "origin")
+    headers = ("id", "measured", "job", "host", "label", "class", "dir", *numbers, "origin")
     return render_table(headers, rows, right=("id", *numbers))
 
 

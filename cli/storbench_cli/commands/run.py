@@ -23,9 +23,11 @@ from ..errors import (
 )
 from ..figures import Vocabulary, directions, figure_cells
 from ..interrupts import ctrl_c_handled
+from ..verdict import verdict_lines
 
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 POLL_INTERVAL_S = 1.0
+MAX_REPETITIONS = 100  # as POST /runs accepts
 
 
 def add_parser(
@@ -65,9 +67,32 @@ def add_parser(
         help="more hosts that mount the target's path; all start fio at the same moment",
     )
     parser.add_argument("--host-label", metavar="LABEL", help="also run on every host carrying this label")
-    parser.add_argument("--wait", action="store_true", help="follow the run to its end and print the results")
+    parser.add_argument(
+        "--repetitions",
+        type=_repetitions,
+        default=1,
+        metavar="N",
+        help="run the jobs N times in a row (1-100), so comparisons can tell a change from noise",
+    )
+    parser.add_argument(
+        "--label", metavar="TEXT", help="what the team calls this run, e.g. 'after firmware 2.1'"
+    )
+    parser.add_argument("--note", metavar="TEXT", help="a note kept with the run")
+    parser.add_argument(
+        "--wait",
+        action="store_true",
+        help="follow the run to its end and print the results with their verdict "
+        "(spec, previous run, worst finding)",
+    )
     parser.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     parser.set_defaults(handler=execute)
+
+
+def _repetitions(text: str) -> int:
+    value = int(text) if text.isdigit() else 0
+    if not 1 <= value <= MAX_REPETITIONS:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {MAX_REPETITIONS}, got {text!r}")
+    return value
 
 
 def _read_text(path: Path) -> str:
@@ -95,7 +120,15 @@ def _jobs_from_json(path: Path) -> list[dict[str, Any]]:
 
 def _run_body(api: Api, args: argparse.Namespace, target_id: int) -> dict[str, Any]:
     """The POST /runs body for the chosen source of jobs."""
-    body: dict[str, Any] = {"target_id": target_id, "confirm_destructive": args.confirm_destructive}
+    body: dict[str, Any] = {
+        "target_id": target_id,
+        "confirm_destructive": args.confirm_destructive,
+        "repetitions": args.repetitions,
+    }
+    if args.label is not None:
+        body["label"] = args.label
+    if args.note is not None:
+        body["note"] = args.note
     if args.hosts:
         body["host_ids"] = resolve.hosts(api, [n.strip() for n in args.hosts.split(",") if n.strip()])
     if args.host_label:
@@ -106,10 +139,19 @@ def _run_body(api: Api, args: argparse.Namespace, target_id: int) -> dict[str, A
         body["preset_id"] = resolve.preset(api, args.preset)["id"]
     elif args.job_file is not None:
         # The service parses job files with the same rules it runs them by; errors name the option.
-        body["jobs"] = api.post("/fio/validate", {"text": _read_text(args.job_file)})["jobs"]
+        read = api.post("/fio/validate", {"text": _read_text(args.job_file)})
+        print_notices(read.get("notices") or [])
+        body["jobs"] = read["jobs"]
     else:
         body["jobs"] = _jobs_from_json(args.jobs_json)
     return body
+
+
+def print_notices(notices: list[dict[str, Any]]) -> None:
+    """How the service read a pasted text where that differs from its letter, as the web UI shows it."""
+    for notice in notices:
+        read = f"{notice['option']}={notice['value']}" if notice.get("value") else notice["option"]
+        print(f"read as: {read}: {notice['message']}", file=sys.stderr)
 
 
 def _progress(message: str) -> None:
@@ -157,7 +199,10 @@ def results_table(run: dict[str, Any], figures: Vocabulary) -> str:
     """One row per result (job × host) and direction."""
     rows: list[list[str]] = []
     for result in run["results"]:
-        job = result["job_name"] + (" (partial)" if result.get("partial") else "")
+        job = result["job_name"]
+        if run.get("repetitions", 1) > 1:
+            job += f" #{result.get('repetition', 0) + 1}"
+        job += " (partial)" if result.get("partial") else ""
         rows.extend([job, result["host_name"], *figure_cells(name, d)] for name, d in directions(result))
     headers = figures.table_headers()
     return render_table(("job", "host", *headers), rows, right=headers[1:])
@@ -168,12 +213,17 @@ def _print_run(api: Api, run: dict[str, Any], output_format: str) -> None:
         print(json.dumps(run, indent=2))
         return
     source = f", plan {run['plan_name']}" if run.get("plan_name") else ""
-    print(f"run {run['id']} {run['status']} ({_where(run)}{source})")
-    if run["status"] in TERMINAL and run["results"]:
-        print(results_table(run, Vocabulary.of(api)))
+    label = f", label {run['label']}" if run.get("label") else ""
+    print(f"run {run['id']} {run['status']} ({_where(run)}{source}{label})")
+    if run["status"] not in TERMINAL or not run["results"]:
+        return
+    figures = Vocabulary.of(api)
+    print(results_table(run, figures))
     aggregate = run.get("aggregate")
     if aggregate:
         print(aggregate_lines(aggregate))
+    print()
+    print("\n".join(verdict_lines(api, run, figures)))
 
 
 def aggregate_lines(aggregate: dict[str, Any]) -> str:

@@ -47,8 +47,28 @@ const FLAG_OPTIONS = new Set(["time_based", "group_reporting"]);
 /** Options the API normalises to seconds. */
 const SECONDS_OPTIONS = new Set(["runtime", "ramp_time", "startdelay", "ss_dur", "ss_ramp"]);
 
-/** One normalised option as fio would read it: "bs=4096", "direct=1", "time_based", "runtime=60s". */
-export function formatOption(key: string, value: unknown): string {
+/** Options the API normalises to bytes (the fio package's SIZE_FIELDS, with size and offset). */
+const SIZE_OPTIONS = new Set(["bs", "size", "filesize", "io_size", "rate", "blockalign", "offset", "offset_increment"]);
+const SIZE_SUFFIXES = ["", "k", "M", "G", "T", "P"];
+
+/**
+ * A byte count as a person writes it to fio: 4096 → "4k", 1073741824 → "1G"; the largest suffix
+ * that divides it exactly, so that fio reads the same number back (k is kb_base: 1024 unless a job
+ * says 1000).
+ */
+export function formatSize(bytes: number, kbBase: number = 1024): string {
+  let value = bytes;
+  let suffix = 0;
+  while (value !== 0 && value % kbBase === 0 && suffix < SIZE_SUFFIXES.length - 1) {
+    value /= kbBase;
+    suffix += 1;
+  }
+  return `${value}${SIZE_SUFFIXES[suffix]}`;
+}
+
+/** One normalised option as fio would read it: "bs=4k", "direct=1", "time_based", "runtime=60s". */
+export function formatOption(key: string, value: unknown, kbBase: number = 1024): string {
+  if (typeof value === "number" && SIZE_OPTIONS.has(key)) return `${key}=${formatSize(value, kbBase)}`;
   if (typeof value === "boolean") {
     if (FLAG_OPTIONS.has(key)) return value ? key : `${key}=0`;
     return `${key}=${value ? 1 : 0}`;
@@ -75,10 +95,15 @@ export function jobOptions(job: JobOptions): [string, unknown][] {
   return entries.sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** "rw=randread bs=4096 iodepth=32 ..." */
+/** The unit a job's k means: 1024 unless it sets kb_base=1000. */
+export function kbBaseOf(job: JobOptions): number {
+  return (job as { kb_base?: number | null }).kb_base === 1000 ? 1000 : 1024;
+}
+
+/** "rw=randread bs=4k iodepth=32 ..." */
 export function describeJob(job: JobOptions): string {
   return jobOptions(job)
-    .map(([key, value]) => formatOption(key, value))
+    .map(([key, value]) => formatOption(key, value, kbBaseOf(job)))
     .join(" ");
 }
 

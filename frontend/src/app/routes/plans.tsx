@@ -29,11 +29,20 @@ export function PlansRoute() {
         </QueryState>
       </section>
       {canWrite(role) ? <NewPlanForm presets={presets.data?.items ?? []} /> : <ViewerNote action="save plans" />}
+      {/* The catalogue is for reading up on: folded, so the form above stays the page's business
+          (the form's preset picker shows the chosen preset's description, source and figures). */}
       <section aria-labelledby="presets-heading">
-        <h2 id="presets-heading">Presets</h2>
-        <QueryState isPending={presets.isPending} error={presets.error} label="presets">
-          <PresetsTable presets={presets.data?.items ?? []} />
-        </QueryState>
+        <details className="catalogue">
+          <summary>
+            <h2 id="presets-heading">Presets</h2>{" "}
+            <span className="muted small">{presets.data ? `${presets.data.items.length} published recipes` : ""}</span>
+          </summary>
+          <QueryState isPending={presets.isPending} error={presets.error} label="presets">
+            <div className="table-scroll">
+              <PresetsTable presets={presets.data?.items ?? []} />
+            </div>
+          </QueryState>
+        </details>
       </section>
     </>
   );

@@ -89,46 +89,46 @@ export function ResultsRoute() {
   return (
     <>
       <PageHeader title="Results" />
+      {/* The history takes the page's whole width (its figures fit on one line at 1280 px); the
+          comparison chart and the import form share the row below it. */}
+      <section aria-labelledby="history-heading">
+        <h2 id="history-heading">History</h2>
+        <ResultsFilters
+          values={filters}
+          targets={targetItems}
+          storageClasses={storageClasses}
+          onChange={updateFilters}
+        />
+        <QueryState isPending={results.isPending} error={results.error} label="results">
+          <ResultsSelectionBar selected={selection.ids} canRelabel={canWrite(role)} onClear={selection.clear} />
+          <ResultsTable
+            results={results.data?.items ?? []}
+            targets={targetItems}
+            controls={{
+              selected: selection.selected,
+              onToggle: selection.toggle,
+              canRelabel: canWrite(role),
+              canDelete: isOwner(role),
+            }}
+          />
+          <ResultsPager
+            pageIndex={pages.pageIndex}
+            pageSize={RESULTS_PAGE_SIZE}
+            shown={results.data?.items.length ?? 0}
+            total={results.data?.total ?? 0}
+            totalIsEstimate={results.data?.total_is_estimate ?? false}
+            hasOlder={Boolean(results.data?.next_cursor)}
+            onNewest={pages.newest}
+            onNewer={pages.newer}
+            onOlder={() => pages.older(results.data?.next_cursor)}
+          />
+        </QueryState>
+      </section>
       <div className="layout-main-side">
-        <div>
-          <section aria-labelledby="history-heading">
-            <h2 id="history-heading">History</h2>
-            <ResultsFilters
-              values={filters}
-              targets={targetItems}
-              storageClasses={storageClasses}
-              onChange={updateFilters}
-            />
-            <QueryState isPending={results.isPending} error={results.error} label="results">
-              <ResultsSelectionBar selected={selection.ids} canRelabel={canWrite(role)} onClear={selection.clear} />
-              <ResultsTable
-                results={results.data?.items ?? []}
-                targets={targetItems}
-                controls={{
-                  selected: selection.selected,
-                  onToggle: selection.toggle,
-                  canRelabel: canWrite(role),
-                  canDelete: isOwner(role),
-                }}
-              />
-              <ResultsPager
-                pageIndex={pages.pageIndex}
-                pageSize={RESULTS_PAGE_SIZE}
-                shown={results.data?.items.length ?? 0}
-                total={results.data?.total ?? 0}
-                totalIsEstimate={results.data?.total_is_estimate ?? false}
-                hasOlder={Boolean(results.data?.next_cursor)}
-                onNewest={pages.newest}
-                onNewer={pages.newer}
-                onOlder={() => pages.older(results.data?.next_cursor)}
-              />
-            </QueryState>
-          </section>
-          <section aria-labelledby="compare-heading">
-            <h2 id="compare-heading">Compare</h2>
-            <GroupView filters={query} defaultBy="label" title="Comparison" />
-          </section>
-        </div>
+        <section aria-labelledby="compare-heading">
+          <h2 id="compare-heading">Compare</h2>
+          <GroupView filters={query} defaultBy="label" title="Comparison" />
+        </section>
         {canWrite(role) ? <ImportResultsForm targets={targetItems} /> : <ViewerNote action="import results" />}
       </div>
     </>

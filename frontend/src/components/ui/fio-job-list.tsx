@@ -1,4 +1,4 @@
-import { formatOption, jobOptions, type JobOptions } from "../../lib/fio";
+import { formatOption, jobOptions, kbBaseOf, type JobOptions } from "../../lib/fio";
 
 /** fio jobs as the options fio would read: one row per job, "key=value" per option. */
 export function FioJobList({ jobs, caption = "Jobs" }: { jobs: readonly JobOptions[]; caption?: string }) {
@@ -22,7 +22,7 @@ export function FioJobList({ jobs, caption = "Jobs" }: { jobs: readonly JobOptio
               <ul className="option-list">
                 {jobOptions(job).map(([key, value]) => (
                   <li key={key}>
-                    <code>{formatOption(key, value)}</code>
+                    <code>{formatOption(key, value, kbBaseOf(job))}</code>
                   </li>
                 ))}
               </ul>

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { CommandBlock } from "../../../components/ui/command-block";
+import { Dialog } from "../../../components/ui/dialog";
 import { OneTimeSecret } from "../../../components/ui/one-time-secret";
 import type { EnrollmentTokenCreated, Host, HostCredential } from "../../../lib/api/types";
 import { useCreateEnrollmentToken } from "../api/create-enrollment-token";
@@ -13,7 +14,10 @@ const ROTATE_QUESTION = (name: string) => `Give ${name} a new token? The current
 const REVOKE_QUESTION = (name: string) =>
   `Revoke ${name}? Its token and broker access stop at once and its queued or running runs fail. Its results stay.`;
 
-/** Owners: give a host a new token, revoke it, or replace a revoked or lost one. */
+/**
+ * Owners: give a host a new token, revoke it, or replace a revoked or lost one. The question and the
+ * one-time token open in a dialog: they need more room than the table's Actions cell.
+ */
 export function HostCredentials({ host }: { host: Host }) {
   const [asking, setAsking] = useState<Asking>(null);
   const [credential, setCredential] = useState<HostCredential | null>(null);
@@ -23,26 +27,32 @@ export function HostCredentials({ host }: { host: Host }) {
   const replace = useCreateEnrollmentToken();
   const error = rotate.error ?? revoke.error ?? replace.error;
 
-  if (credential) return <NewWorkerToken host={host} credential={credential} onDone={() => setCredential(null)} />;
-  if (replacement) return <ReplacementToken host={host} replacement={replacement} onDone={() => setReplacement(null)} />;
-  if (asking !== null) {
-    const confirm = () => {
-      const done = () => setAsking(null);
-      if (asking === "rotate") rotate.mutate(host.id, { onSuccess: setCredential, onSettled: done });
-      else revoke.mutate(host.id, { onSettled: done });
-    };
-    return (
+  const dialog = credential ? (
+    <Dialog title={`New token for ${host.name}`} onClose={() => setCredential(null)}>
+      <NewWorkerToken host={host} credential={credential} onDone={() => setCredential(null)} />
+    </Dialog>
+  ) : replacement ? (
+    <Dialog title={`Replacement token for ${host.name}`} onClose={() => setReplacement(null)}>
+      <ReplacementToken host={host} replacement={replacement} onDone={() => setReplacement(null)} />
+    </Dialog>
+  ) : asking !== null ? (
+    <Dialog title={asking === "rotate" ? `Rotate the token of ${host.name}` : `Revoke ${host.name}`} onClose={() => setAsking(null)}>
       <ConfirmCredentialChange
         host={host}
         asking={asking}
         pending={rotate.isPending || revoke.isPending}
-        onConfirm={confirm}
+        onConfirm={() => {
+          const done = () => setAsking(null);
+          if (asking === "rotate") rotate.mutate(host.id, { onSuccess: setCredential, onSettled: done });
+          else revoke.mutate(host.id, { onSettled: done });
+        }}
         onKeep={() => setAsking(null)}
       />
-    );
-  }
+    </Dialog>
+  ) : null;
   return (
     <div className="button-row">
+      {dialog}
       {error ? <ApiErrorAlert error={error} title="Could not change the host's credential" /> : null}
       {host.revoked_reason ? (
         <p className="small" role="note" aria-label={`Why ${host.name} was revoked`}>

@@ -50,7 +50,6 @@ export function HostsTable({
             <th scope="col">Allowed paths</th>
             <th scope="col">Machine</th>
             {canEdit ? <th scope="col">Actions</th> : null}
-            {canManage ? <th scope="col">Credential</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -79,13 +78,10 @@ export function HostsTable({
                 {host.facts.kernel ? <div className="muted">kernel {host.facts.kernel}</div> : null}
               </td>
               {canEdit ? (
-                <td>
+                <td className="host-actions">
                   <HostActions host={host} canManage={canManage} />
-                </td>
-              ) : null}
-              {canManage ? (
-                <td>
-                  <HostCredentials host={host} />
+                  {/* Rotate, revoke, replace: their questions and one-time tokens open in a dialog. */}
+                  {canManage ? <HostCredentials host={host} /> : null}
                 </td>
               ) : null}
             </tr>

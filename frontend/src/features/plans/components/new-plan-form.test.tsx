@@ -172,7 +172,7 @@ describe("new plan form", () => {
       timeout: 3_000,
     });
     expect(within(job).getByLabelText("bs")).toHaveAccessibleDescription("fio reads 4,096 bytes");
-    expect(within(job).getByText(/As fio will run it:/)).toHaveTextContent("bs=4096 iodepth=32 numjobs=1 size=1000000 runtime=60s");
+    expect(within(job).getByText(/As fio will run it:/)).toHaveTextContent("bs=4k iodepth=32 numjobs=1 size=1000000 runtime=60s");
 
     await user.type(within(form).getByLabelText("Plan name"), "1 MiB file");
     await user.click(within(form).getByRole("button", { name: "Save plan" }));

@@ -26,8 +26,8 @@ describe("presets from the real API", () => {
 
     const nasRead = within(table).getByRole("row", { name: /^NAS random read IOPS \(Linux\)/ });
     expect(nasRead).toHaveTextContent("14,000 IOPS");
-    // The jobs as the API sends them: the publisher's [global] section already folded in, sizes in bytes.
-    expect(nasRead).toHaveTextContent("[nas-randread-iops] rw=randread bs=4096 iodepth=128 numjobs=1 size=1073741824");
+    // The jobs as the API sends them (the publisher's [global] section folded in), sizes as written.
+    expect(nasRead).toHaveTextContent("[nas-randread-iops] rw=randread bs=4k iodepth=128 numjobs=1 size=1G");
     expect(nasRead).toHaveTextContent("direct=1 ioengine=libaio");
 
     const throughput = within(table).getByRole("row", { name: /^NAS random read throughput \(Linux\)/ });

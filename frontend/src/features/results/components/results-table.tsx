@@ -7,8 +7,16 @@ import { FindingsCount, SpecCheckBadges } from "../../../components/ui/result-ad
 import { ResultLabelEditor } from "./result-label-editor";
 import { ResultRowActions } from "./result-row-actions";
 
-/** The figures each direction row shows, in its columns. */
-const TABLE_FIGURES: readonly FigureName[] = ["iops", "bw_bytes", "lat_mean_ns", "clat_p99_ns"];
+/** The figures each direction row shows in its columns: the ones a reader compares first. */
+const TABLE_FIGURES: readonly FigureName[] = ["iops", "bw_bytes", "clat_p99_ns"];
+
+/** The job's shape as fio printed its options (sizes as written: 4k, 1m): "randread 4k qd16 ×4". */
+export function jobShape(options: Record<string, string>): string {
+  const parts = [options.rw, options.bs];
+  if (options.iodepth) parts.push(`qd${options.iodepth}`);
+  if (options.numjobs && options.numjobs !== "1") parts.push(`×${options.numjobs}`);
+  return parts.filter(Boolean).join(" ");
+}
 
 export interface TargetName {
   id: number;
@@ -36,7 +44,7 @@ export function ResultsTable({ results, targets, controls }: ResultsTableProps) 
   const targetNames = new Map(targets.map((target) => [target.id, target.name]));
   return (
     <div className="table-scroll">
-      <table className="table table-compact">
+      <table className="table table-compact results-table">
         <caption className="sr-only">Result history</caption>
         <thead>
           <tr>
@@ -47,18 +55,17 @@ export function ResultsTable({ results, targets, controls }: ResultsTableProps) 
             ) : null}
             <th scope="col">Measured</th>
             <th scope="col">Label / target</th>
-            <th scope="col">Storage class</th>
-            <th scope="col">Host</th>
             <th scope="col">Job</th>
-            <th scope="col">Direction</th>
+            <th scope="col">Dir</th>
             {TABLE_FIGURES.map((figure) => (
               <th key={figure} scope="col" className="num">
                 {figureLabel(figure)}
               </th>
             ))}
             <th scope="col">Spec</th>
-            <th scope="col">fio</th>
-            <th scope="col">Source</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -95,7 +102,6 @@ interface ResultRowProps {
 }
 
 function ResultRow({ result, direction, figures, targetName, span, controls }: ResultRowProps) {
-  const mean = figures ? meanSource(figures) : null;
   const p99 = figures ? percentile(percentileSource(figures), "99") : undefined;
   const label = result.label ?? targetName;
   // Each direction's row shows its own checks; a row without a direction shows them all.
@@ -118,53 +124,62 @@ function ResultRow({ result, direction, figures, targetName, span, controls }: R
           {formatDateTime(result.measured_at)}
         </time>
       </td>
-      <th scope="row">
+      <th scope="row" className="results-label">
         {controls && span > 0 ? (
-          <ResultLabelEditor
-            resultId={result.id}
-            label={result.label}
-            fallback={targetName}
-            canEdit={controls.canRelabel}
-          />
+          <ResultLabelEditor resultId={result.id} label={result.label} fallback={targetName} canEdit={controls.canRelabel} />
         ) : (
           (label ?? <span className="muted">—</span>)
         )}
         {targetName && targetName !== label ? <span className="small muted"> ({targetName})</span> : null}
-        {controls && span > 0 ? (
-          // Beside the label, not in a last column a wide table would scroll out of sight.
-          <ResultRowActions
-            result={result}
-            canDelete={controls.canDelete}
-            onDeleted={() => controls.onToggle(result.id, false)}
-          />
+        {result.imported ? <span className="badge badge-info">imported</span> : null}
+        {result.partial ? (
+          <span className="badge badge-warn" title="fio was stopped before the end">
+            partial
+          </span>
         ) : null}
       </th>
-      <td>{result.storage_class ?? "—"}</td>
-      <td>{result.host_name}</td>
-      <td className="mono">{result.job_name}</td>
+      <td className="nowrap">
+        <span className="mono">{result.job_name}</span> <span className="small muted">{jobShape(result.options)}</span>
+      </td>
       <td>{direction ?? "—"}</td>
-      <td className="num">{formatIops(figures?.iops)}</td>
-      <td className="num">{formatBandwidth(figures?.bw_bytes)}</td>
-      <td className="num">{formatNs(mean?.mean_ns)}</td>
-      <td className="num">{formatNs(p99)}</td>
+      <td className="num nowrap">{formatIops(figures?.iops)}</td>
+      <td className="num nowrap">{formatBandwidth(figures?.bw_bytes)}</td>
+      <td className="num nowrap">{formatNs(p99)}</td>
       <td>
-        <span className="badges">
+        <span className="badges nowrap">
           <SpecCheckBadges checks={checks} />
           <FindingsCount findings={result.findings} />
         </span>
       </td>
-      <td className="small">{result.fio_version ?? "—"}</td>
-      <td>
-        <span className="badges">
-          {result.run_id !== null ? <Link to={`/runs/${result.run_id}`}>Run #{result.run_id}</Link> : null}
-          {result.imported ? <span className="badge badge-info">imported</span> : null}
-          {result.partial ? (
-            <span className="badge badge-warn" title="fio was stopped before the end">
-              partial
-            </span>
-          ) : null}
-        </span>
-      </td>
+      <td>{span > 0 ? <ResultMenu result={result} figures={figures} controls={controls} /> : null}</td>
     </tr>
+  );
+}
+
+/** What a row has no room for, and what can be done with the result: behind one Actions button. */
+function ResultMenu({ result, figures, controls }: { result: Result; figures: Direction | null; controls?: ResultsTableControls }) {
+  const mean = figures ? meanSource(figures) : null;
+  return (
+    <details className="row-menu">
+      <summary className="button button-small" aria-label={`Actions for result ${result.id}`}>
+        Actions
+      </summary>
+      <div className="row-menu-panel">
+        <dl className="row-menu-facts small">
+          <dt>Host</dt>
+          <dd>{result.host_name}</dd>
+          <dt>Storage class</dt>
+          <dd>{result.storage_class ?? "—"}</dd>
+          <dt>{figureLabel("lat_mean_ns")}</dt>
+          <dd>{formatNs(mean?.mean_ns)}</dd>
+          <dt>fio</dt>
+          <dd>{result.fio_version ?? "—"}</dd>
+        </dl>
+        {result.run_id !== null ? <Link to={`/runs/${result.run_id}`}>Run #{result.run_id}</Link> : null}
+        {controls ? (
+          <ResultRowActions result={result} canDelete={controls.canDelete} onDeleted={() => controls.onToggle(result.id, false)} />
+        ) : null}
+      </div>
+    </details>
   );
 }

@@ -5,7 +5,9 @@ import { FormField } from "../../../components/ui/form-field";
 import { RunRequirementsNote } from "../../../components/ui/run-requirements-note";
 import { SharedFilesField } from "../../../components/ui/shared-files-field";
 import { fieldErrors } from "../../../lib/api-client";
+import type { Preset } from "../../../lib/api/types";
 import { describeJob, runRequirements } from "../../../lib/fio";
+import { formatSpecFigure } from "../../../lib/format";
 import { useRunCheck } from "../api/check-run";
 import { useCreateRun } from "../api/create-run";
 import { DestructiveConfirm } from "./destructive-confirm";
@@ -97,6 +99,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
           }}
         />
         <RunDetailsFields values={form.details} onChange={form.setDetails} errors={serverErrors} />
+        {run.preset ? <PresetSummary preset={run.preset} /> : null}
         <JobsToRun jobs={run.jobs} />
         {run.target && run.otherHosts.length ? (
           <MoreHostsField
@@ -158,6 +161,20 @@ function RunDetailsFields(props: { values: RunDetails; onChange: (values: RunDet
           <input {...c} name="repetitions" type="number" min={1} max={100} required value={values.repetitions} onChange={(e) => set({ repetitions: e.target.value })} />
         )}
       </FormField>
+    </div>
+  );
+}
+
+/** What a chosen preset is for, who published it, and the figure they published for it. */
+function PresetSummary({ preset }: { preset: Preset }) {
+  const published = (preset.expected ?? []).map((figure) => formatSpecFigure(figure.value, figure.unit));
+  return (
+    <div className="small" role="note" aria-label={`About preset ${preset.name}`}>
+      <p>{preset.description}</p>
+      <p className="muted">
+        Source: {preset.source}
+        {published.length > 0 ? <> · published: {published.join(", ")}</> : " · no published figure"}
+      </p>
     </div>
   );
 }

@@ -26,8 +26,12 @@ function CreatedToken({ token, onDone }: { token: ApiTokenCreated; onDone: () =>
       }
       onDone={onDone}
     >
-      <p className="field-label">In the pipeline's environment:</p>
-      <CommandBlock label="Environment" command={`export STORBENCH_TOKEN=${token.token}`} copyLabel="Copy export line" />
+      <p className="field-label">In the pipeline's environment (this server and the token):</p>
+      <CommandBlock
+        label="Environment"
+        command={`export STORBENCH_URL=${window.location.origin} STORBENCH_TOKEN=${token.token}`}
+        copyLabel="Copy export line"
+      />
       <p className="field-label">Then, for example:</p>
       <CommandBlock label="Command-line example" command={CLI_EXAMPLE} copyLabel="Copy example" />
     </OneTimeSecret>

@@ -26,7 +26,10 @@ describe("API tokens page", () => {
 
     const panel = await screen.findByRole("region", { name: "Created token" });
     expect(within(panel).getByLabelText("API token")).toHaveValue("sbt_s3cr3t");
-    expect(within(panel).getByLabelText("Environment")).toHaveTextContent("export STORBENCH_TOKEN=sbt_s3cr3t");
+    // The pipeline needs to know where the service is as much as the token.
+    expect(within(panel).getByLabelText("Environment")).toHaveTextContent(
+      `export STORBENCH_URL=${window.location.origin} STORBENCH_TOKEN=sbt_s3cr3t`,
+    );
     expect(within(panel).getByLabelText("Command-line example")).toHaveTextContent(
       "storbench run --plan NAME --target NAME --wait",
     );
