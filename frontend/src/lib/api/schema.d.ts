@@ -682,6 +682,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/planner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Size every class for a workload
+         * @description For each class: can it carry the workload, the smallest capacity, hosts, monthly cost, the
+         *     team's measured-to-spec ratios, and why not; feasible first, by cost then headroom.
+         */
+        post: operations["plan_capacity_api_v1_planner_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/planner/verification-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a candidate's verification plan
+         * @description The published recipes for the class and the demanded shapes, saved as a plan to run on a
+         *     target of that class at the proposed capacity.
+         */
+        post: operations["create_verification_plan_api_v1_planner_verification_plans_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plans": {
         parameters: {
             query?: never;
@@ -2226,6 +2268,84 @@ export interface components {
             status: components["schemas"]["RunStatus"];
         };
         /**
+         * Candidate
+         * @description One storage class sized for the workload, or why it cannot carry it.
+         */
+        Candidate: {
+            /**
+             * Capacity Gib
+             * @description smallest capacity whose spec meets every demand
+             */
+            capacity_gib: number | null;
+            /** Feasible */
+            feasible: boolean;
+            /**
+             * Headroom
+             * @description the tightest line's figure ÷ its load at the proposed capacity
+             */
+            headroom: number | null;
+            /**
+             * Hosts
+             * @description client hosts needed at once
+             */
+            hosts: number | null;
+            /**
+             * Hosts By Nic
+             * @description hosts the throughput needs at one client's NIC speed
+             */
+            hosts_by_nic: number | null;
+            /** Lines */
+            lines: components["schemas"]["LineLoad"][];
+            /**
+             * Measured Capacity Gib
+             * @description the capacity needed if the team's measured-to-spec ratios hold
+             */
+            measured_capacity_gib: number | null;
+            /** @description the binding line's measurements, if any */
+            measured_ratio: components["schemas"]["MeasuredRatio"] | null;
+            /** Measurements */
+            measurements: components["schemas"]["MeasuredRatio"][];
+            /** Min Hosts */
+            min_hosts: number;
+            /**
+             * Monthly Cost
+             * @description proposed capacity × price; None when the class has no price
+             */
+            monthly_cost: number | null;
+            /** Name */
+            name: string;
+            /** Price Per Gib Month */
+            price_per_gib_month: number | null;
+            /**
+             * Proposed Capacity Gib
+             * @description what to buy: the larger of the two
+             */
+            proposed_capacity_gib: number | null;
+            protocol: components["schemas"]["Protocol"];
+            /** Provisioned Iops */
+            provisioned_iops: number | null;
+            /** Provisioned Mbps */
+            provisioned_mbps: number | null;
+            /** Published */
+            published: boolean;
+            /**
+             * Reasons
+             * @description why it cannot, or what to know before choosing it
+             */
+            reasons: string[];
+            /** Storage Class Id */
+            storage_class_id: number;
+            /** Tier */
+            tier: string;
+            /** Vendor */
+            vendor: string;
+            /**
+             * Verification Presets
+             * @description published recipes the verification plan runs
+             */
+            verification_presets: string[];
+        };
+        /**
          * Cell
          * @description One side's figure: the median of its repetitions, and the change against its reference.
          */
@@ -2409,6 +2529,40 @@ export interface components {
             sides: components["schemas"]["SideOut"][];
         };
         /**
+         * Constraints
+         * @description What limits the choice; everything optional.
+         */
+        Constraints: {
+            /**
+             * Budget
+             * @description most per month, in the price's currency
+             */
+            budget?: number | null;
+            /**
+             * Data Gib
+             * @description data the volume must hold
+             */
+            data_gib?: number | null;
+            /** Exclude Classes */
+            exclude_classes?: number[];
+            /**
+             * Host Nic Mbps
+             * @description one client's network in MB/s (default: the team's hosts' NICs, where they report them)
+             */
+            host_nic_mbps?: number | null;
+            /**
+             * Include Classes
+             * @description only these classes
+             */
+            include_classes?: number[] | null;
+            /** Max Hosts */
+            max_hosts?: number | null;
+            /** @description only classes of this protocol */
+            protocol?: components["schemas"]["Protocol"] | null;
+            /** Vendor */
+            vendor?: string | null;
+        };
+        /**
          * CpuOut
          * @description fio's own CPU use while measuring.
          */
@@ -2495,6 +2649,45 @@ export interface components {
             /** Last Status Code */
             last_status_code: number | null;
             status: components["schemas"]["DeliveryStatus"];
+        };
+        /**
+         * DemandIn
+         * @description One figure the workload needs, e.g. 20,000 IOPS of 8 KiB random reads with p99 under 2 ms.
+         */
+        DemandIn: {
+            /**
+             * Bs
+             * @description block size: bytes or fio's units (8k, 1M)
+             * @default 4k
+             */
+            bs?: string | number;
+            /**
+             * Figure
+             * @description IOPS, or MB/s (10^6 bytes, as vendors publish)
+             * @enum {string}
+             */
+            figure: "iops" | "mbps";
+            /**
+             * Latency Ms
+             * @example 2
+             */
+            latency_ms?: number | null;
+            /**
+             * Latency Percentile
+             * @example 99
+             */
+            latency_percentile?: number | null;
+            /**
+             * Rw
+             * @example randread
+             * @enum {string}
+             */
+            rw: "randread" | "randwrite" | "read" | "write";
+            /**
+             * Value
+             * @example 20000
+             */
+            value: number;
         };
         /**
          * DetectionMethod
@@ -3315,6 +3508,16 @@ export interface components {
             size_bytes?: number | null;
         };
         /**
+         * HostBounds
+         * @description What one client host can move, as the planner assumed it.
+         */
+        HostBounds: {
+            /** Host Nic Mbps */
+            host_nic_mbps: number | null;
+            /** Source */
+            source: string;
+        };
+        /**
          * HostCreate
          * @description Register a host by name; its worker then authenticates with the returned token.
          */
@@ -3735,6 +3938,28 @@ export interface components {
             stddev_ns: number;
         };
         /**
+         * LineLoad
+         * @description A spec line, the load the workload puts on it, and what it gives at the proposed capacity.
+         */
+        LineLoad: {
+            /**
+             * Headroom
+             * @description spec_at_capacity ÷ load (after any measured ratio)
+             */
+            headroom: number | null;
+            /** Load */
+            load: number;
+            metric: components["schemas"]["Metric"];
+            /**
+             * Spec At Capacity
+             * @description the spec's figure at the proposed capacity
+             */
+            spec_at_capacity: number | null;
+            /** Unit */
+            unit: string;
+            workload: components["schemas"]["Workload"];
+        };
+        /**
          * LoginIn
          * @description Email and password for a browser session.
          */
@@ -3762,6 +3987,38 @@ export interface components {
          * @enum {string}
          */
         MeasuredPer: "direction" | "job";
+        /**
+         * MeasuredRatio
+         * @description The team's measurements of one spec line: measured ÷ spec.
+         */
+        MeasuredRatio: {
+            /**
+             * Above Spec
+             * @description results above the spec (a cache answered), left out
+             */
+            above_spec: number;
+            /** High */
+            high: number | null;
+            /** Low */
+            low: number | null;
+            /**
+             * Median
+             * @description over results not above the spec; None when all were
+             */
+            median: number | null;
+            metric: components["schemas"]["Metric"];
+            /**
+             * N
+             * @description results the median is taken over
+             */
+            n: number;
+            /**
+             * Trusted
+             * @description there are measurements of the sustained figure
+             */
+            trusted: boolean;
+            workload: components["schemas"]["Workload"];
+        };
         /**
          * Medium
          * @description What stores the bytes, as the vendor describes it.
@@ -4033,6 +4290,24 @@ export interface components {
             shared_files: boolean;
             /** Version */
             version: number;
+        };
+        /**
+         * PlannerAnswer
+         * @description Every class considered, feasible ones first, by cost then headroom.
+         */
+        PlannerAnswer: {
+            /** Candidates */
+            candidates: components["schemas"]["Candidate"][];
+            client: components["schemas"]["HostBounds"];
+        };
+        /**
+         * PlannerRequest
+         * @description A workload (one or more demands, met at once) and its constraints.
+         */
+        PlannerRequest: {
+            constraints?: components["schemas"]["Constraints"];
+            /** Demands */
+            demands: components["schemas"]["DemandIn"][];
         };
         /**
          * PolicyIn
@@ -5568,6 +5843,35 @@ export interface components {
              * @description the verdict in words, naming the test, p and the ratio with its interval
              */
             text: string;
+        };
+        /**
+         * VerificationPlan
+         * @description The saved plan, and where it can run.
+         */
+        VerificationPlan: {
+            /** Capacity Gib */
+            capacity_gib: number | null;
+            plan: components["schemas"]["PlanOut"];
+            /** Presets */
+            presets: string[];
+            /** Storage Class Id */
+            storage_class_id: number;
+            /**
+             * Target Ids
+             * @description the team's targets of this class (run the plan on one)
+             */
+            target_ids: number[];
+        };
+        /**
+         * VerificationRequest
+         * @description The workload again and the class chosen: its verification plan is saved.
+         */
+        VerificationRequest: {
+            constraints?: components["schemas"]["Constraints"];
+            /** Demands */
+            demands: components["schemas"]["DemandIn"][];
+            /** Storage Class Id */
+            storage_class_id: number;
         };
         /**
          * WebhookCreate
@@ -8254,6 +8558,153 @@ export interface operations {
             };
             /** @description Too many attempts: retry after the number of seconds in Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    plan_capacity_api_v1_planner_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlannerRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannerAnswer"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request is well-formed but its content cannot be accepted; or: the request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    create_verification_plan_api_v1_planner_verification_plans_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationPlan"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request is well-formed but its content cannot be accepted; or: the request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
