@@ -28,6 +28,7 @@ from storbench_api.kit.request_context import Answered, RequestContext, RouteTem
 from storbench_api.openapi import answer_unrouted_methods, document_errors
 from storbench_api.ops.metrics import count_refusal, observe_request
 from storbench_api.ops.router import router as ops_router
+from storbench_api.planner.router import router as planner_router
 from storbench_api.plans.router import router as plans_router
 from storbench_api.presets.router import router as presets_router
 from storbench_api.query_params import reject_unknown_query_parameters
@@ -60,6 +61,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     plans_router,
     presets_router,
     storage_classes_router,
+    planner_router,
     runs_router,
     results_router,
     figures_router,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from . import __version__
 from .api import Api
-from .commands import check, compare, host, import_outputs, lists, results, run
+from .commands import check, compare, host, import_outputs, lists, plan_capacity, results, run
 from .errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, CliError, UsageError
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -50,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_parser(commands, parent)
     check.add_parser(commands, parent)
     compare.add_parser(commands, parent)
+    plan_capacity.add_parser(commands, parent)
     return parser
 
 

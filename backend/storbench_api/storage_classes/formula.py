@@ -18,6 +18,7 @@ costs microseconds and says what is wrong and where.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -292,6 +293,8 @@ class Formula:
         return result
 
 
+# A parsed formula never changes: the capacity planner evaluates each one hundreds of times.
+@functools.lru_cache(maxsize=1024)
 def parse_formula(text: str) -> Formula:
     """The formula in text; FormulaError saying what is wrong and where."""
     if not isinstance(text, str):

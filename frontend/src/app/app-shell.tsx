@@ -17,6 +17,7 @@ const NAV = [
   { to: "/regressions", label: "Regressions", end: false, ownersOnly: false },
   { to: "/plans", label: "Plans", end: false, ownersOnly: false },
   { to: "/schedules", label: "Schedules", end: false, ownersOnly: false },
+  { to: "/planner", label: "Planner", end: false, ownersOnly: false },
   { to: "/targets", label: "Targets", end: false, ownersOnly: false },
   { to: "/hosts", label: "Hosts", end: false, ownersOnly: false },
   { to: "/team", label: "Team", end: false, ownersOnly: false },

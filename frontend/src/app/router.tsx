@@ -186,6 +186,7 @@ function benchPages(load: (startPage: StartPage) => LoaderFunction): RouteObject
 /** Where results are read: results, compare, history, regressions. */
 function resultPages(load: (startPage: StartPage) => LoaderFunction): RouteObject[] {
   return [
+    { path: "planner", lazy: lazyPage(() => import("./routes/planner"), (m) => m.PlannerRoute) },
     { path: "results", lazy: lazyPage(() => import("./routes/results"), (m) => m.ResultsRoute), loader: load(startResults) },
     {
       path: "results/:id",
