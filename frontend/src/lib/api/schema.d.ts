@@ -956,7 +956,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One result
+         * @description A result with its figures, percentiles, latency histogram, spec checks and findings.
+         */
+        get: operations["get_result_api_v1_results__result_id__get"];
         put?: never;
         post?: never;
         /**
@@ -1005,6 +1009,26 @@ export interface paths {
          * @description The output the result was read from: JSON for fio's JSON formats, text otherwise.
          */
         get: operations["download_raw_output_api_v1_results__result_id__raw_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/results/{result_id}/verdict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a result says: spec, previous run, regressions, worst finding
+         * @description As a run's verdict, for one result (an import has no previous run; one without a target no series).
+         */
+        get: operations["result_verdict_api_v1_results__result_id__verdict_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1160,6 +1184,28 @@ export interface paths {
          *     are the earlier run's unless given.
          */
         post: operations["run_again_api_v1_runs__run_id__run_again_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/verdict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a run's results say: spec, previous run, regressions, worst finding
+         * @description Each headline figure (IOPS, bandwidth, p99) against its class's spec and the previous run of
+         *     the same plan on the same target (with the comparison's test), the regression state of its series
+         *     and the most serious finding with its fix; `text` says it in plain lines.
+         */
+        get: operations["run_verdict_api_v1_runs__run_id__verdict_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3127,9 +3173,9 @@ export interface components {
             /** Allrandrepeat */
             allrandrepeat?: boolean | null;
             /** Blockalign */
-            blockalign?: number | null;
+            blockalign?: number | string | null;
             /** Bs */
-            bs?: number | null;
+            bs?: number | string | null;
             /** Bs Unaligned */
             bs_unaligned?: boolean | null;
             /** Bssplit */
@@ -3201,7 +3247,7 @@ export interface components {
             /** Iodepth Low */
             iodepth_low?: number | null;
             /** Ioengine */
-            ioengine?: ("libaio" | "io_uring" | "psync" | "sync" | "pvsync" | "pvsync2" | "vsync" | "posixaio" | "mmap" | "windowsaio" | "null") | null;
+            ioengine?: string | null;
             /** Kb Base */
             kb_base?: (1000 | 1024) | null;
             /** Lat Percentiles */
@@ -3237,7 +3283,7 @@ export interface components {
             /** Per Job Logs */
             per_job_logs?: boolean | null;
             /** Percentage Random */
-            percentage_random?: number | null;
+            percentage_random?: number | string | null;
             /** Percentile List */
             percentile_list?: number[] | null;
             /** Ramp Time */
@@ -3249,9 +3295,9 @@ export interface components {
             /** Randseed */
             randseed?: number | null;
             /** Rate */
-            rate?: number | null;
+            rate?: number | string | null;
             /** Rate Iops */
-            rate_iops?: number | null;
+            rate_iops?: number | string | null;
             /** Refill Buffers */
             refill_buffers?: boolean | null;
             /** Registerfiles */
@@ -3260,9 +3306,9 @@ export interface components {
             runtime?: number | null;
             /**
              * Rw
-             * @enum {string}
+             * @default read
              */
-            rw: "read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite";
+            rw?: ("read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite" | "randtrimwrite") | string;
             /** Rwmixread */
             rwmixread?: number | null;
             /** Rwmixwrite */
@@ -3301,6 +3347,8 @@ export interface components {
             verify_fatal?: boolean | null;
             /** Zero Buffers */
             zero_buffers?: boolean | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * FioTextIn
@@ -3440,6 +3488,24 @@ export interface components {
              */
             truncated: boolean;
             unit: components["schemas"]["FigureUnit"];
+        };
+        /**
+         * HeadlineFigure
+         * @description One headline figure of one job's direction on one host.
+         */
+        HeadlineFigure: {
+            figure: components["schemas"]["Figure"];
+            /** Higher Is Better */
+            higher_is_better: boolean;
+            previous: components["schemas"]["PreviousStanding"] | null;
+            /** @description against the class's spec (on the figure its line judges) */
+            spec: components["schemas"]["SpecStanding"] | null;
+            unit: components["schemas"]["FigureUnit"];
+            /**
+             * Value
+             * @description median over the repetitions in view
+             */
+            value: number | null;
         };
         /**
          * Health
@@ -4438,6 +4504,39 @@ export interface components {
             };
         };
         /**
+         * PreviousRun
+         * @description The run compared with, and where the full comparison opens.
+         */
+        PreviousRun: {
+            /**
+             * Compare Path
+             * @description the web UI path of the comparison with both runs' results
+             */
+            compare_path: string;
+            /** Measured At */
+            measured_at: string | null;
+            /** Run Id */
+            run_id: number;
+        };
+        /**
+         * PreviousStanding
+         * @description A figure against the same figure of the previous run of the same plan on the same target.
+         */
+        PreviousStanding: {
+            /**
+             * Delta Pct
+             * @description this figure's change against it, in percent
+             */
+            delta_pct: number | null;
+            /**
+             * Value
+             * @description the previous run's figure (median of its repetitions)
+             */
+            value: number | null;
+            /** @description the comparison's verdict and its test */
+            verdict: components["schemas"]["VerdictOut"] | null;
+        };
+        /**
          * ProgressReport
          * @description Samples since the last report (may be empty: then it only asks whether to go on).
          */
@@ -4509,6 +4608,26 @@ export interface components {
              */
             status: "ready" | "not ready";
         };
+        /**
+         * RegressionStanding
+         * @description The regression state of the series these results belong to.
+         */
+        RegressionStanding: {
+            /**
+             * Change Points
+             * @description unacknowledged regressions of these series
+             */
+            change_points: components["schemas"]["ChangePointOut"][];
+            /** Message */
+            message: string;
+            state: components["schemas"]["RegressionState"];
+        };
+        /**
+         * RegressionState
+         * @description Where the series these results belong to stand in the history.
+         * @enum {string}
+         */
+        RegressionState: "regression" | "acknowledged" | "improvement" | "ok" | "not_watched";
         /**
          * RelabelledOut
          * @description The results as they are now labelled.
@@ -5416,6 +5535,42 @@ export interface components {
             version: number;
         };
         /**
+         * SpecStanding
+         * @description A figure against the spec line of its class for this kind of test, in the spec's unit.
+         */
+        SpecStanding: {
+            /** Expected */
+            expected: number;
+            /**
+             * Low
+             * @description the low end of a published range
+             */
+            low: number | null;
+            /**
+             * Measured
+             * @description the figure in the spec's unit
+             */
+            measured: number;
+            metric: components["schemas"]["Metric"];
+            /**
+             * Percent
+             * @description measured as a percentage of expected
+             */
+            percent: number;
+            /**
+             * Unit
+             * @description the spec's unit: IOPS, MB/s or ms
+             */
+            unit: string;
+            verdict: components["schemas"]["Verdict"];
+        };
+        /**
+         * SpecSummary
+         * @description The worst spec standing among the headline figures.
+         * @enum {string}
+         */
+        SpecSummary: "below" | "above" | "meets" | "no_spec";
+        /**
          * SpecVersionList
          * @description Every version of a class's spec, oldest first.
          */
@@ -5801,6 +5956,27 @@ export interface components {
          */
         VerdictKind: "better" | "worse" | "no_change" | "cant_tell" | "too_few";
         /**
+         * VerdictLine
+         * @description The headline figures of one direction of one job on one host.
+         */
+        VerdictLine: {
+            /** Direction */
+            direction: string;
+            /** Figures */
+            figures: components["schemas"]["HeadlineFigure"][];
+            /** Host Name */
+            host_name: string;
+            /** Job Name */
+            job_name: string;
+            /**
+             * N
+             * @description results (repetitions) the figures are the median of
+             */
+            n: number;
+            /** Result Ids */
+            result_ids: number[];
+        };
+        /**
          * VerdictOut
          * @description Whether a side differs from its reference beyond noise, and by how much.
          */
@@ -5843,6 +6019,36 @@ export interface components {
              * @description the verdict in words, naming the test, p and the ratio with its interval
              */
             text: string;
+        };
+        /**
+         * VerdictStrip
+         * @description What a run or result page opens with: each headline figure against the spec and the
+         *     previous run, the regression state, and the worst finding with its fix.
+         */
+        VerdictStrip: {
+            /** Lines */
+            lines: components["schemas"]["VerdictLine"][];
+            /**
+             * Previous Note
+             * @description what the previous run's comparison is, or why there is none
+             */
+            previous_note: string;
+            previous_run: components["schemas"]["PreviousRun"] | null;
+            regression: components["schemas"]["RegressionStanding"];
+            /**
+             * Result Ids
+             * @description the results the verdict is about
+             */
+            result_ids: number[];
+            /** Run Id */
+            run_id: number | null;
+            spec: components["schemas"]["SpecSummary"];
+            /**
+             * Text
+             * @description the verdict as plain lines (for a terminal)
+             */
+            text: string[];
+            worst_finding: components["schemas"]["WorstFinding"] | null;
         };
         /**
          * VerificationPlan
@@ -6115,6 +6321,20 @@ export interface components {
          * @enum {string}
          */
         Workload: "any" | "random_read" | "random_write" | "sequential_read" | "sequential_write";
+        /**
+         * WorstFinding
+         * @description The most serious methodology finding, with the result it was found in.
+         */
+        WorstFinding: {
+            finding: components["schemas"]["Finding"];
+            /** Result Id */
+            result_id: number;
+            /**
+             * Total
+             * @description how many findings these results have in all
+             */
+            total: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -9678,6 +9898,64 @@ export interface operations {
             };
         };
     };
+    get_result_api_v1_results__result_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     delete_result_api_v1_results__result_id__delete: {
         parameters: {
             query?: never;
@@ -9912,6 +10190,64 @@ export interface operations {
                 };
             };
             /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    result_verdict_api_v1_results__result_id__verdict_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerdictStrip"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10553,6 +10889,64 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the jobs must still be safe on the target and its hosts online (as when starting a run) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    run_verdict_api_v1_runs__run_id__verdict_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerdictStrip"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;
