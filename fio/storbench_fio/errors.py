@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from collections.abc import Mapping
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 
 class OptionError(BaseModel):
@@ -53,3 +55,29 @@ class Notice(BaseModel):
     def __str__(self) -> str:
         shown = f"{self.option}={self.value}" if self.value else self.option
         return f"{shown}: {self.message}"
+
+
+def errors_from_validation(exc: ValidationError, given: Mapping[str, object]) -> list[OptionError]:
+    """One OptionError per offending option from a pydantic ValidationError."""
+    by_option: dict[str, OptionError] = {}
+    for err in exc.errors(include_url=False):
+        option = str(err["loc"][0]) if err["loc"] else "job"
+        if option in by_option:
+            continue  # a union reports every branch; the first reason is enough
+        reason = str(err["msg"]).removeprefix("Value error, ")
+        if err["type"] == "missing":
+            reason = "required option is missing"
+        # A missing option, or a rule on the whole job, has the job as its input: no value to show.
+        whole_job = err["type"] == "missing" or not err["loc"]
+        value = given.get(option, "" if whole_job else err.get("input"))
+        by_option[option] = OptionError(option=option, value=shown_value(value), reason=reason)
+    return list(by_option.values())
+
+
+def shown_value(value: object) -> str:
+    """The value as the user wrote it, for error messages."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ":".join(str(v) for v in value)
+    return str(value)

@@ -16,7 +16,7 @@ from pydantic import (
 )
 
 from storbench_fio.engines import IoEngine
-from storbench_fio.errors import FioJobError, OptionError
+from storbench_fio.errors import FioJobError, OptionError, errors_from_validation, shown_value
 from storbench_fio.job_values import (
     BOOL_FIELDS,
     COUNT_FIELDS,
@@ -359,7 +359,7 @@ def validate_job_dict(d: Mapping[str, object]) -> FioJob:
             try:
                 clean[key] = read_other_option(key, fio_text(value), kb_base=_given_kb_base(d))
             except ValueError as exc:
-                errors.append(OptionError(option=key, value=_show(value), reason=str(exc)))
+                errors.append(OptionError(option=key, value=shown_value(value), reason=str(exc)))
             continue
         try:
             clean[key] = bare_to_true(key, value)
@@ -374,29 +374,3 @@ def validate_job_dict(d: Mapping[str, object]) -> FioJob:
     if errors:
         raise FioJobError(errors)
     return job
-
-
-def errors_from_validation(exc: ValidationError, given: Mapping[str, object]) -> list[OptionError]:
-    """One OptionError per offending option from a pydantic ValidationError."""
-    by_option: dict[str, OptionError] = {}
-    for err in exc.errors(include_url=False):
-        option = str(err["loc"][0]) if err["loc"] else "job"
-        if option in by_option:
-            continue  # a union reports every branch; the first reason is enough
-        reason = str(err["msg"]).removeprefix("Value error, ")
-        if err["type"] == "missing":
-            reason = "required option is missing"
-        # A missing option, or a rule on the whole job, has the job as its input: no value to show.
-        whole_job = err["type"] == "missing" or not err["loc"]
-        value = given.get(option, "" if whole_job else err.get("input"))
-        by_option[option] = OptionError(option=option, value=_show(value), reason=reason)
-    return list(by_option.values())
-
-
-def _show(value: object) -> str:
-    """The value as the user wrote it, for error messages."""
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return ":".join(str(v) for v in value)
-    return str(value)

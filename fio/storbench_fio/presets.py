@@ -17,9 +17,10 @@ STARTER = "storbench quick start"
 
 
 # ---- quick starters --------------------------------------------------------------------------
-# As short as the advisor accepts (30 s measured, after a 5 s ramp): every published recipe runs
-# 60 s or more, and a shorter run measures caches, burst credits and warm-up (METHODOLOGY.md §2, §4),
-# so a 10 s starter was flagged "short run" by storbench's own advisor on its own first result.
+# As short as the advisor accepts (30 s measured, after a 5 s ramp): every published recipe
+# runs 60 s or more, and a shorter run measures caches, burst credits and warm-up
+# (METHODOLOGY.md §2, §4), so a 10 s starter was flagged "short run" by storbench's own
+# advisor on its own first result.
 
 
 def _starter_presets() -> list[Preset]:

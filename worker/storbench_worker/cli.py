@@ -10,9 +10,10 @@ from pathlib import Path
 from storbench_worker.api_client import ApiClient, ServerRefused
 from storbench_worker.broker import BadBrokerSettings, celery_settings
 from storbench_worker.config import WorkerConfig, env
+from storbench_worker.context import WorkerContext
 from storbench_worker.heartbeat import Heartbeat
 from storbench_worker.spool import ScratchRecord, Spool, SpoolSender
-from storbench_worker.tasks import WorkerContext, app, configure
+from storbench_worker.tasks import app, configure
 
 log = logging.getLogger("storbench_worker")
 

@@ -10,23 +10,15 @@ from pathlib import Path
 from celery import Celery
 from celery.signals import worker_shutting_down
 
-from storbench_fio.budget import footprint_bytes, human_bytes, largest_file_bytes, run_memory_bytes
-from storbench_fio.command import build_command
-from storbench_fio.confine import confine_job_paths
-from storbench_fio.errors import OptionError
-from storbench_fio.job import FioJob
-from storbench_fio.repetitions import repeat_jobs
-from storbench_fio.safety import job_options
-from storbench_protocol.assignments import TargetKind, WorkerAssignment
+from storbench_fio.budget import human_bytes
+from storbench_protocol.assignments import WorkerAssignment
 from storbench_protocol.common import RunStatus
-from storbench_worker import prepare, rundir
-from storbench_worker.api_client import ApiClient, ServerRefused
-from storbench_worker.config import WorkerConfig
-from storbench_worker.fio_runner import FioOutcome, FioPlace, GatedStart, fio_version, run_fio
-from storbench_worker.limits import FioLimits
+from storbench_worker import prepare
+from storbench_worker.api_client import ServerRefused
+from storbench_worker.context import WorkerContext
+from storbench_worker.fio_runner import FioOutcome, FioPlace, GatedStart, run_fio
+from storbench_worker.preparation import Prepared, fio_argv, open_run_dir, prepare_assignment
 from storbench_worker.progress import ProgressReporter, StatusStream
-from storbench_worker.rundir import RunDirectory
-from storbench_worker.spool import ScratchRecord, Spool
 from storbench_worker.start_gate import StartGate, gate_available, jobs_at_first_gate
 
 log = logging.getLogger(__name__)
@@ -44,17 +36,6 @@ BARRIER_POLL_S = 0.25
 LAYOUT_GRACE_S = 60.0
 
 app = Celery("storbench-worker")
-
-
-@dataclass
-class WorkerContext:
-    """What the task needs, set once by the command line before the worker starts."""
-
-    config: WorkerConfig
-    api: ApiClient
-    host_name: str
-    spool: Spool
-    scratch: ScratchRecord
 
 
 _context: WorkerContext | None = None
@@ -96,30 +77,13 @@ def execute_assignment(assignment_id: int) -> None:
         ctx.api.fail(assignment_id, f"worker error on host '{ctx.host_name}': {type(exc).__name__}: {exc}")
 
 
-@dataclass
-class Prepared:
-    """An assignment checked on this host, with where and under which limits fio will run."""
-
-    jobs: list[FioJob]
-    kind: TargetKind
-    target: Path  # resolved
-    limits: FioLimits
-    footprint_bytes: int
-    scratch_name: str | None = None
-    run_dir: RunDirectory | None = None
-
-    def close(self) -> None:
-        if self.run_dir is not None:
-            self.run_dir.close()
-
-
 def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
     """Fetch, check, lay out, wait for the common start, run, upload and clean up one assignment."""
     assignment = ctx.api.assignment(assignment_id)
     if assignment.status is not RunStatus.queued:
         log.info("assignment %s is %s; skipping", assignment_id, assignment.status)
         return
-    prepared = _prepare(ctx, assignment)
+    prepared = prepare_assignment(ctx, assignment)
     output_dir = ctx.config.state_dir / "runs" / str(assignment_id)
     stream = StatusStream()
     reporter = ProgressReporter(stream, clock_offset_s=lambda: ctx.api.clock.offset_s)
@@ -128,7 +92,7 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
     gate = StartGate(output_dir / "gate") if gate_available() else None
     try:
         if prepared.kind == "directory" and lays_out:
-            _open_run_dir(ctx, assignment, prepared, create=True)
+            open_run_dir(ctx, assignment, prepared, create=True)
             _lay_out(ctx, assignment_id, prepared, output_dir / "layout")
         start_at: float | None = None
         if prepared.kind == "directory" and not lays_out:
@@ -136,14 +100,14 @@ def run_assignment(ctx: WorkerContext, assignment_id: int) -> None:
             start_at = _wait_for_start(ctx, assignment_id)
             if start_at is None:
                 return
-            _open_run_dir(ctx, assignment, prepared, create=False)
+            open_run_dir(ctx, assignment, prepared, create=False)
         elif gate is None:
             start_at = _wait_for_start(ctx, assignment_id)
             if start_at is None:
                 return
         gated = _gated_start(ctx, assignment_id, prepared, gate, start_at)
         extra_args = STATUS_ARGS + (gate.fio_args if gate is not None else ())
-        argv = _fio_argv(ctx, prepared, extra_args=extra_args, repetitions=assignment.repetitions)
+        argv = fio_argv(ctx, prepared, extra_args=extra_args, repetitions=assignment.repetitions)
         outcome = run_fio(
             argv,
             start_at=start_at,
@@ -202,96 +166,13 @@ def _never_started(outcome: FioOutcome, output_dir: Path) -> None:
     )
 
 
-def _prepare(ctx: WorkerContext, assignment: WorkerAssignment) -> Prepared:
-    """Check everything this host can check before touching anything."""
-    target = assignment.target
-    kind = target.kind
-    jobs = prepare.validated_jobs(assignment.jobs)
-    real = prepare.resolved_target(target.path, kind, ctx.config.allowed_roots, ctx.host_name)
-    if fio_version(ctx.config.fio_binary) is None:
-        raise prepare.CannotRun(
-            f"fio is not installed on host '{ctx.host_name}': install it (apt-get install fio)"
-        )
-    if kind == "block_device":
-        prepare.check_block_device_target(real, ctx.host_name)
-    else:
-        prepare.check_directory_target(real, ctx.host_name)
-    # Only the host that lays the files out needs the room for them.
-    prepare.check_safety(
-        jobs,
-        target,
-        real,
-        ctx.config.limits,
-        check_free_space=assignment.lays_out,
-        host_count=assignment.host_count,
-    )
-    options = [job_options(job) for job in jobs]
-    directory = kind == "directory"
-    footprint = sum(footprint_bytes(o) or 0 for o in options) if directory else 0
-    largest = max((largest_file_bytes(o) or 0 for o in options), default=0) if directory else 0
-    limits = FioLimits(
-        memory_bytes=run_memory_bytes(options),
-        largest_file_bytes=largest,
-        max_processes=sum(job.numjobs or 1 for job in jobs) + 32,
-    )
-    scratch_name = rundir.check_name(assignment.scratch_name) if directory else None
-    return Prepared(jobs, kind, real, limits, footprint, scratch_name)
-
-
-def _open_run_dir(ctx: WorkerContext, assignment: WorkerAssignment, prepared: Prepared, create: bool) -> None:
-    """Make the run directory fresh (or join the one the run's first host made), and record it."""
-    assert prepared.scratch_name is not None
-    prepared.run_dir = RunDirectory(prepared.target, prepared.scratch_name, create=create)
-    ctx.scratch.claim(assignment.id, prepared.run_dir.path, shared=assignment.shared_files)
-
-
-def _fio_argv(
-    ctx: WorkerContext, prepared: Prepared, extra_args: tuple[str, ...], repetitions: int = 1
-) -> list[str]:
-    """fio's command line with paths built here, each checked (symlinks resolved) to stay in place.
-
-    With repetitions, the checked jobs run that many times in a row (storbench_fio.repetitions):
-    the same files, each repetition behind a stonewall.
-    """
-    paths = []
-    problems = []
-    for job in prepared.jobs:
-        if prepared.run_dir is None:
-            where, errors = confine_job_paths(
-                job, kind=prepared.kind, run_dir="", device=str(prepared.target)
-            )
-        else:
-            where, errors = confine_job_paths(
-                job,
-                kind=prepared.kind,
-                run_dir=str(prepared.run_dir.path),
-                resolve=True,
-                fio_prefix=prepared.run_dir.fio_prefix,
-            )
-        paths.append(where)
-        problems.extend(errors)
-    if prepared.run_dir is not None:
-        problems.extend(
-            OptionError(option="filename", value=name, reason="not a regular file or directory")
-            for name in prepared.run_dir.unexpected_entries()
-        )
-    if problems:
-        raise prepare.CannotRun("refused by the worker's path checks: " + "; ".join(str(p) for p in problems))
-    return build_command(
-        repeat_jobs(prepared.jobs, repetitions),
-        paths=paths * repetitions,
-        fio_binary=ctx.config.fio_binary,
-        extra_args=extra_args,
-    )
-
-
 def _lay_out(ctx: WorkerContext, assignment_id: int, prepared: Prepared, output_dir: Path) -> None:
     """Create the job files before the start, so laying them out is never part of the measurement.
 
     Layout stops when the run is cancelled, the worker is stopping, or it takes longer than the
     files' size at the slowest rate a benchmark target should manage (then the run fails saying so).
     """
-    argv = _fio_argv(ctx, prepared, extra_args=("--create_only=1",))
+    argv = fio_argv(ctx, prepared, extra_args=("--create_only=1",))
     allowed_s = LAYOUT_GRACE_S + prepared.footprint_bytes / ctx.config.layout_min_bytes_per_s
     deadline = time.monotonic() + allowed_s
     stop = LayoutStop()

@@ -22,6 +22,7 @@ from storbench_protocol.common import RunStatus
 from storbench_worker import tasks
 from storbench_worker.api_client import ApiClient
 from storbench_worker.config import WorkerConfig
+from storbench_worker.context import WorkerContext
 from storbench_worker.spool import ScratchRecord, Spool
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
@@ -123,7 +124,7 @@ def run_task(tmp_path: Path) -> Iterator[Any]:
         api = ApiClient(config.server, config.token, transport=httpx.MockTransport(server.answer))
         clients.append(api)
         tasks.configure(
-            tasks.WorkerContext(
+            WorkerContext(
                 config=config,
                 api=api,
                 host_name="bench-01",
