@@ -165,9 +165,10 @@ def disagreement(by_target: dict[int | None, list[float]]) -> str | None:
     (low_median, _, low_p75, _, _), (high_median, high_p25, _, _, _) = spreads[low], spreads[high]
     if low_median <= 0 or high_median / low_median <= DISAGREE_RATIO or low_p75 >= high_p25:
         return None
+    high_n, low_n = len(by_target[high]), len(by_target[low])
     return (
-        f"the targets disagree: {_target_name(high)} median {_number(high_median)} (n = {len(by_target[high])}) vs "
-        f"{_target_name(low)} {_number(low_median)} (n = {len(by_target[low])}), quartiles apart; "
+        f"the targets disagree: {_target_name(high)} median {_number(high_median)} (n = {high_n}) vs "
+        f"{_target_name(low)} {_number(low_median)} (n = {low_n}), quartiles apart; "
         "group by host or compare the targets before trusting this median"
     )
 

@@ -34,9 +34,8 @@ def _run(
     db.add(run)
     db.flush()
     output = shaped(base, iops=iops, timestamp=1_700_000_000 + run.id)
-    stored = results_service.store_report(
-        db, Provenance(target.team_id, target=target, run_id=run.id), results_service.parse_output(output), output
-    )
+    source = Provenance(target.team_id, target=target, run_id=run.id)
+    stored = results_service.store_report(db, source, results_service.parse_output(output), output)
     db.commit()
     return [r.id for r in stored]
 
