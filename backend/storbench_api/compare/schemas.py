@@ -95,7 +95,9 @@ class SideOut(BaseModel):
 class Difference(BaseModel):
     """One comparability component whose value is not the same on every side."""
 
-    component: str = Field(description="job, fio_version, host, mount or storage")
+    component: str = Field(
+        description="job, fio_version, host, mount, storage or environment (kernel, os, mount options)"
+    )
     key: str = Field(description="e.g. job.bs, host.memory_gib, mount.nconnect")
     values: list[ComponentValue] = Field(description="per side, in side order (null: not known)")
 

@@ -34,7 +34,7 @@ from storbench_api.errors import Invalid, NotFound
 from storbench_api.figures.definition import COMPARED_FIGURES, Figure, MeasuredPer
 from storbench_api.models import Result, Run
 
-_COMPONENTS = ("job", "fio_version", "host", "mount", "storage")
+_COMPONENTS = ("job", "fio_version", "host", "mount", "storage", "environment")
 DIRECTIONS = ("read", "write", "trim")
 JOB_DIRECTION = "job"
 _DIRECTION_FIGURES = tuple(f for f in COMPARED_FIGURES if f.per is MeasuredPer.direction)

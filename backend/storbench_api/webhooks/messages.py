@@ -42,9 +42,9 @@ def _change_point(event: str, data: Mapping[str, Any]) -> Message:
         f"#{data.get('target_id')} {moved} {abs(ratio - 1) * 100:.0f} %"
     )
     detail = f"median {_number(data.get('before_median'))} → {_number(data.get('after_median'))}"
-    causes = data.get("likely_causes")
-    if isinstance(causes, str) and causes:
-        detail += f"; {causes}"
+    what_changed = data.get("what_changed")
+    if isinstance(what_changed, str) and what_changed:
+        detail += f"; {what_changed}"
     path = str(data.get("run") or data.get("trend") or "/history")
     return Message(headline, detail, path, event == events.CHANGE_POINT_REGRESSION)
 
