@@ -2226,6 +2226,26 @@ export interface components {
             status: components["schemas"]["RunStatus"];
         };
         /**
+         * CauseOut
+         * @description One way the measurement differed between the result before a change and its first result.
+         */
+        CauseOut: {
+            /** After */
+            after: string | number | boolean | null;
+            /** Before */
+            before: string | number | boolean | null;
+            /**
+             * Component
+             * @description kernel, fio version, mount options, mount, operating system, host class, storage class, capacity, storage or job options
+             */
+            component: string;
+            /**
+             * Key
+             * @description e.g. environment.kernel, job.bs, storage.capacity_gib
+             */
+            key: string;
+        };
+        /**
          * Cell
          * @description One side's figure: the median of its repetitions, and the change against its reference.
          */
@@ -2298,6 +2318,11 @@ export interface components {
             job_name: string;
             kind: components["schemas"]["ChangeKind"];
             /**
+             * Likely Causes
+             * @description what differed in how it was measured just before and at the change (listed, not on trend marks)
+             */
+            likely_causes?: components["schemas"]["CauseOut"][];
+            /**
              * Measured At
              * Format: date-time
              */
@@ -2318,8 +2343,23 @@ export interface components {
             ratio: number;
             /** Result Id */
             result_id: number;
+            /**
+             * Step Figures
+             * @description every figure that changed at this step, this one included (in the list only)
+             */
+            step_figures?: components["schemas"]["StepFigureOut"][];
+            /**
+             * Step Id
+             * @description the first change found at the same result (same target, job and kind): the step's changes are one regression, listed once and acknowledged together
+             */
+            step_id?: number | null;
             /** Target Id */
             target_id: number;
+            /**
+             * What Changed
+             * @description the likely causes in words, or 'nothing in how it was measured changed: the storage itself did'
+             */
+            what_changed?: string | null;
         };
         /**
          * CheckOut
@@ -2401,6 +2441,8 @@ export interface components {
              * @description the web UI path that opens this comparison
              */
             permalink: string;
+            /** @description measured: results of the same plan, job, target and fingerprint pool into one side across runs (a label splits them off); run: each run is a side of its own */
+            pooling: components["schemas"]["Pooling"];
             /** Result Ids */
             result_ids: number[];
             /** Rows */
@@ -2509,7 +2551,7 @@ export interface components {
         Difference: {
             /**
              * Component
-             * @description job, fio_version, host, mount or storage
+             * @description job, fio_version, host, mount, storage or environment (kernel, os, mount options)
              */
             component: string;
             /**
@@ -3158,7 +3200,7 @@ export interface components {
          * @description What became of one slot of a schedule.
          * @enum {string}
          */
-        FiringStatus: "started" | "missed" | "failed";
+        FiringStatus: "started" | "missed" | "failed" | "run_failed";
         /**
          * GroupBy
          * @description What a grouped view groups results by.
@@ -3215,6 +3257,16 @@ export interface components {
              */
             result_ids: number[];
             shape: components["schemas"]["ShapeOut"];
+            /**
+             * Targets
+             * @description how many targets its results measured (null from the rollup)
+             */
+            targets?: number | null;
+            /**
+             * Targets Disagree
+             * @description set when the group mixes targets whose results clearly differ (quartile ranges apart and medians more than 10 % apart): which targets and their medians; null when they agree or from the rollup
+             */
+            targets_disagree?: string | null;
         };
         /**
          * GroupSource
@@ -3735,6 +3787,33 @@ export interface components {
             stddev_ns: number;
         };
         /**
+         * LocalSlot
+         * @description A slot as the schedule's zone reads it: the instant with the zone's offset, and the zone named.
+         */
+        LocalSlot: {
+            /**
+             * Abbreviation
+             * @description the zone's abbreviation at that instant, e.g. CEST
+             */
+            abbreviation: string;
+            /**
+             * At
+             * Format: date-time
+             * @description the slot with the zone's UTC offset, e.g. 2026-03-30T02:00:00+02:00
+             */
+            at: string;
+            /**
+             * Timezone
+             * @description the schedule's IANA zone, e.g. Europe/Berlin
+             */
+            timezone: string;
+            /**
+             * Utc Offset
+             * @description e.g. +02:00 (daylight saving time shows here)
+             */
+            utc_offset: string;
+        };
+        /**
          * LoginIn
          * @description Email and password for a browser session.
          */
@@ -4074,6 +4153,12 @@ export interface components {
             /** Updated By */
             updated_by: string | null;
         };
+        /**
+         * Pooling
+         * @description How results become sides of a comparison.
+         * @enum {string}
+         */
+        Pooling: "measured" | "run";
         /**
          * PresetFigure
          * @description A figure the publisher says one client host should see (a storage class's spec has its own).
@@ -4844,8 +4929,16 @@ export interface components {
             name: string;
             /** Next Fire At */
             next_fire_at: string | null;
-            /** Next Fire Times */
+            /**
+             * Next Fire Times
+             * @description the next slots in UTC
+             */
             next_fire_times: string[];
+            /**
+             * Next Slots
+             * @description the same slots in the schedule's zone, named
+             */
+            next_slots: components["schemas"]["LocalSlot"][];
             plan: components["schemas"]["NamedRef"];
             /** Repetitions */
             repetitions: number;
@@ -4994,7 +5087,7 @@ export interface components {
             run_ids: number[];
             /**
              * Series
-             * @description the run's label, the run, or an import's label
+             * @description the run's label, the plan (every run of it on the target), the run (pooled by run), or an import's label
              */
             series: string;
             /** Storage Class */
@@ -5020,8 +5113,16 @@ export interface components {
         SlotPreview: {
             /** Cron */
             cron: string;
-            /** Next Fire Times */
+            /**
+             * Next Fire Times
+             * @description the next slots in UTC
+             */
             next_fire_times: string[];
+            /**
+             * Next Slots
+             * @description the same slots in the zone, named
+             */
+            next_slots: components["schemas"]["LocalSlot"][];
             /** Timezone */
             timezone: string;
         };
@@ -5159,6 +5260,24 @@ export interface components {
             clock_offset_ms?: number | null;
             /** Fio Started At */
             fio_started_at?: string | null;
+        };
+        /**
+         * StepFigureOut
+         * @description One figure that changed at a step (a change point of its own, acknowledged with the step).
+         */
+        StepFigureOut: {
+            /** After Median */
+            after_median: number;
+            /** Before Median */
+            before_median: number;
+            /** Direction */
+            direction: string;
+            /** Id */
+            id: number;
+            /** Metric */
+            metric: string;
+            /** Ratio */
+            ratio: number;
         };
         /**
          * StorageClassCreate
@@ -5582,7 +5701,12 @@ export interface components {
             /** Description */
             description?: string | null;
             /** Events */
-            events: ("change_point.regression" | "change_point.improvement" | "schedule.firing_failed")[];
+            events: ("change_point.regression" | "change_point.improvement" | "schedule.firing_failed" | "schedule.run_failed")[];
+            /**
+             * @description storbench: the signed JSON envelope; slack: a Slack incoming-webhook message ({text, blocks}); teams: a Microsoft Teams MessageCard. Chat messages say the verdict in words and link to the run (on STORBENCH_PUBLIC_URL)
+             * @default storbench
+             */
+            format?: components["schemas"]["WebhookFormat"];
             /**
              * Url
              * @example https://hooks.example.com/storbench
@@ -5605,6 +5729,7 @@ export interface components {
             description: string | null;
             /** Events */
             events: string[];
+            format: components["schemas"]["WebhookFormat"];
             /** Id */
             id: number;
             latest_delivery?: components["schemas"]["DeliverySummary"] | null;
@@ -5618,6 +5743,12 @@ export interface components {
             /** Url */
             url: string;
         };
+        /**
+         * WebhookFormat
+         * @description The shape of the message a webhook receives.
+         * @enum {string}
+         */
+        WebhookFormat: "storbench" | "slack" | "teams";
         /**
          * WebhookList
          * @description The team's webhooks and the events one may subscribe to.
@@ -5646,6 +5777,7 @@ export interface components {
             description: string | null;
             /** Events */
             events: string[];
+            format: components["schemas"]["WebhookFormat"];
             /** Id */
             id: number;
             latest_delivery?: components["schemas"]["DeliverySummary"] | null;
@@ -5667,7 +5799,9 @@ export interface components {
             /** Description */
             description?: string | null;
             /** Events */
-            events?: ("change_point.regression" | "change_point.improvement" | "schedule.firing_failed")[] | null;
+            events?: ("change_point.regression" | "change_point.improvement" | "schedule.firing_failed" | "schedule.run_failed")[] | null;
+            /** @description storbench: the signed JSON envelope; slack: a Slack incoming-webhook message ({text, blocks}); teams: a Microsoft Teams MessageCard. Chat messages say the verdict in words and link to the run (on STORBENCH_PUBLIC_URL) */
+            format?: components["schemas"]["WebhookFormat"] | null;
             /** Url */
             url?: string | null;
         };
@@ -6366,6 +6500,8 @@ export interface operations {
                 /** @description result ids separated by commas (at most 200), e.g. 12,15,19 */
                 ids: string;
                 baseline?: number | null;
+                /** @description measured (default): runs of one plan on one target pool into one side per job and fingerprint, labels split them; run: each run is a side of its own */
+                pool?: components["schemas"]["Pooling"];
             };
             header?: never;
             path?: never;
@@ -6427,6 +6563,8 @@ export interface operations {
                 ids: string;
                 baseline?: number | null;
                 format?: components["schemas"]["ExportFormat"];
+                /** @description measured (default): runs of one plan on one target pool into one side per job and fingerprint, labels split them; run: each run is a side of its own */
+                pool?: components["schemas"]["Pooling"];
             };
             header?: never;
             path?: never;
