@@ -36,6 +36,9 @@ ROLLUP_NOTE = (
     f"within ±{PRECISION_PCT} % (1 % logarithmic bins); no result ids listed"
 )
 MAX_GROUP_IDS = 100
+# Targets in one group disagree when their quartile ranges do not overlap and their medians are
+# further apart than this: run-to-run noise of one volume is a few percent, so 10 % is a difference.
+DISAGREE_RATIO = 1.10
 # What a dollar figure is per: $ per 1,000 IOPS, or $ per MB/s (vendors' MB: 10^6 bytes).
 _DOLLAR_UNIT = {Figure.iops: 1000.0, Figure.bw_bytes: 1e6}
 _CLASS_KEYS = {
@@ -56,6 +59,7 @@ class _Group:
     per_gib: list[float] = field(default_factory=list)
     prices: list[float] = field(default_factory=list)
     per_dollar: list[float] = field(default_factory=list)
+    by_target: dict[int | None, list[float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +130,7 @@ def _figure_value(row: Any, figure: Figure) -> float | None:
 def _add(group: _Group, row: Any, value: float, figure: Figure, price: float | None) -> None:
     group.ids.append(row.id)
     group.values.append(value)
+    group.by_target.setdefault(row.target_id, []).append(value)
     capacity = _capacity(row)
     if capacity is None:
         return
@@ -142,6 +147,32 @@ def _median(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
+def _target_name(target_id: int | None) -> str:
+    return f"target #{target_id}" if target_id is not None else "imports without a target"
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+def disagreement(by_target: dict[int | None, list[float]]) -> str | None:
+    """Words when the lowest and highest target of a group measured clearly different things."""
+    if len(by_target) < 2:
+        return None
+    spreads = {t: spread(v) for t, v in by_target.items()}
+    low = min(spreads, key=lambda t: spreads[t][0])
+    high = max(spreads, key=lambda t: spreads[t][0])
+    (low_median, _, low_p75, _, _), (high_median, high_p25, _, _, _) = spreads[low], spreads[high]
+    if low_median <= 0 or high_median / low_median <= DISAGREE_RATIO or low_p75 >= high_p25:
+        return None
+    high_n, low_n = len(by_target[high]), len(by_target[low])
+    return (
+        f"the targets disagree: {_target_name(high)} median {_number(high_median)} (n = {high_n}) vs "
+        f"{_target_name(low)} {_number(low_median)} (n = {low_n}), quartiles apart; "
+        "group by host or compare the targets before trusting this median"
+    )
+
+
 def _out(group: _Group, figure: Figure) -> GroupOut:
     median, p25, p75, low, high = spread(group.values)
     per_dollar = _median(group.per_dollar)
@@ -149,6 +180,8 @@ def _out(group: _Group, figure: Figure) -> GroupOut:
         key=group.key,
         shape=ShapeOut(**group.shape),
         n=len(group.values),
+        targets=len(group.by_target),
+        targets_disagree=disagreement(group.by_target),
         median=median,
         p25=p25,
         p75=p75,

@@ -60,6 +60,7 @@ def _group_query(team_id: int, filters: ResultFilters) -> Select[Any]:
     return (
         select(
             Result.id,
+            Result.target_id,
             Result.options,
             Result.comparability,
             Result.storage_class,

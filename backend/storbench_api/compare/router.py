@@ -12,6 +12,7 @@ from storbench_api.compare.schemas import (
     ExportFormat,
     GroupBy,
     GroupsOut,
+    Pooling,
     SavedViewIn,
     SavedViewList,
     SavedViewOut,
@@ -105,6 +106,14 @@ Filters = Annotated[ResultFilters, Depends(result_filters)]
 GroupByQuery = Annotated[GroupBy, Query(description="what to group by")]
 FigureQuery = Annotated[ComparedFigure, Query(description="the figure (CPU figures ignore direction)")]
 DirectionQuery = Annotated[CompareDirection, Query(description="read, write or trim")]
+PoolQuery = Annotated[
+    Pooling,
+    Query(
+        alias="pool",
+        description="measured (default): runs of one plan on one target pool into one side per job and "
+        "fingerprint, labels split them; run: each run is a side of its own",
+    ),
+]
 
 
 @router.get(
@@ -114,9 +123,15 @@ DirectionQuery = Annotated[CompareDirection, Query(description="read, write or t
     responses=errors(NotFound),
     openapi_extra=rules_beyond_schema(IDS_RULES),
 )
-def compare(db: DB, principal: ReadAccess, ids: IdList, baseline: OptionalIdQuery = None) -> ComparisonOut:
+def compare(
+    db: DB,
+    principal: ReadAccess,
+    ids: IdList,
+    baseline: OptionalIdQuery = None,
+    pooling: PoolQuery = Pooling.measured,
+) -> ComparisonOut:
     """What differs in how they were measured, then every figure with deltas and significance."""
-    return service.compare(db, principal.team_id, service.parse_ids(ids), baseline)
+    return service.compare(db, principal.team_id, service.parse_ids(ids), baseline, pooling)
 
 
 @router.get(
@@ -132,9 +147,10 @@ def export_comparison(
     ids: IdList,
     baseline: OptionalIdQuery = None,
     format: ExportFormat = ExportFormat.csv,
+    pooling: PoolQuery = Pooling.measured,
 ) -> Response:
     """The comparison GET /compare answers, as a file (CSV: one row per figure, direction and side)."""
-    comparison = service.compare(db, principal.team_id, service.parse_ids(ids), baseline)
+    comparison = service.compare(db, principal.team_id, service.parse_ids(ids), baseline, pooling)
     content = export.comparison_csv(comparison) if format is ExportFormat.csv else export.as_json(comparison)
     return _file(content, format, f"comparison-{comparison.baseline_result_id}")
 

@@ -40,6 +40,13 @@ class GroupBy(enum.StrEnum):
     rw = "rw"
 
 
+class Pooling(enum.StrEnum):
+    """How results become sides of a comparison."""
+
+    measured = "measured"
+    run = "run"
+
+
 class VerdictOut(BaseModel):
     """Whether a side differs from its reference beyond noise, and by how much."""
 
@@ -67,7 +74,10 @@ class SideOut(BaseModel):
 
     index: int
     title: str = Field(description="how the side is named in tables (series, job and host)")
-    series: str = Field(description="the run's label, the run, or an import's label")
+    series: str = Field(
+        description="the run's label, the plan (every run of it on the target), the run (pooled by run), "
+        "or an import's label"
+    )
     job_name: str
     host_name: str
     fingerprint: str | None
@@ -85,7 +95,9 @@ class SideOut(BaseModel):
 class Difference(BaseModel):
     """One comparability component whose value is not the same on every side."""
 
-    component: str = Field(description="job, fio_version, host, mount or storage")
+    component: str = Field(
+        description="job, fio_version, host, mount, storage or environment (kernel, os, mount options)"
+    )
     key: str = Field(description="e.g. job.bs, host.memory_gib, mount.nconnect")
     values: list[ComponentValue] = Field(description="per side, in side order (null: not known)")
 
@@ -115,6 +127,10 @@ class ComparisonOut(BaseModel):
 
     baseline_result_id: int
     result_ids: list[int]
+    pooling: Pooling = Field(
+        description="measured: results of the same plan, job, target and fingerprint pool into one side "
+        "across runs (a label splits them off); run: each run is a side of its own"
+    )
     identical: bool = Field(description="every side has the same comparability (no differences)")
     differences: list[Difference]
     sides: list[SideOut]
@@ -137,6 +153,15 @@ class GroupOut(BaseModel):
     key: str = Field(description="the value grouped by ('(none)' when a result has none)")
     shape: ShapeOut
     n: int
+    targets: int | None = Field(
+        default=None, description="how many targets its results measured (null from the rollup)"
+    )
+    targets_disagree: str | None = Field(
+        default=None,
+        description="set when the group mixes targets whose results clearly differ (quartile ranges apart "
+        "and medians more than 10 % apart): which targets and their medians; null when they agree or "
+        "from the rollup",
+    )
     median: float
     p25: float
     p75: float

@@ -1,11 +1,14 @@
 """Results side by side: sides of repetitions, what differs in how they were measured, every figure.
 
-A side is the repetitions of one thing: results of the same job on the same host with the same
-fingerprint, in the same series (the run's label when it has one, else the run; an import's
-label). The baseline's series is the reference: each side is compared with the baseline series'
-side of the same job (and host), or with the baseline itself.
+A side is the repetitions of one thing: results of the same job on the same host and target with
+the same fingerprint, in the same series. By default results pool by what was measured: every run
+of one plan on one target is one series, so repetitions gathered over many runs are one side; a
+label splits them off into a series of its own (the run's label, or an import's). Pooled by run
+(compare with the previous run), each run is a series. The baseline's series is the reference: each
+side is compared with the baseline series' side of the same job (and host), or with the baseline.
 """
 
+import json
 import math
 import statistics
 from collections import defaultdict
@@ -22,6 +25,7 @@ from storbench_api.compare.schemas import (
     ComparisonOut,
     Difference,
     FigureRow,
+    Pooling,
     SideOut,
     VerdictOut,
 )
@@ -30,7 +34,7 @@ from storbench_api.errors import Invalid, NotFound
 from storbench_api.figures.definition import COMPARED_FIGURES, Figure, MeasuredPer
 from storbench_api.models import Result, Run
 
-_COMPONENTS = ("job", "fio_version", "host", "mount", "storage")
+_COMPONENTS = ("job", "fio_version", "host", "mount", "storage", "environment")
 DIRECTIONS = ("read", "write", "trim")
 JOB_DIRECTION = "job"
 _DIRECTION_FIGURES = tuple(f for f in COMPARED_FIGURES if f.per is MeasuredPer.direction)
@@ -72,27 +76,51 @@ class _Side:
     series_key: tuple[str, str]
     job_name: str
     host_name: str
+    target_id: int | None
     results: list[Result] = field(default_factory=list)
     runs: list[Run] = field(default_factory=list)
 
 
-def _series(result: Result, run: Run | None) -> tuple[tuple[str, str], str]:
+def _plan_series(run: Run) -> tuple[tuple[str, str], str]:
+    """Every run of one plan (or preset, or job list) on one target: one series."""
+    target = f"@{run.target_id}"
+    if run.plan_id is not None:
+        return ("plan", f"{run.plan_id}{target}"), run.plan_name or f"plan #{run.plan_id}"
+    if run.plan_name is not None:
+        return ("plan", f"{run.plan_name}{target}"), run.plan_name
+    jobs = json.dumps(run.jobs, sort_keys=True, default=str)
+    return ("jobs", f"{jobs}{target}"), "same jobs"
+
+
+def _series(result: Result, run: Run | None, pooling: Pooling) -> tuple[tuple[str, str], str]:
     if run is not None and run.label:
         return ("label", run.label), run.label
-    if run is not None:
+    if run is not None and pooling is Pooling.run:
         plan = f" · {run.plan_name}" if run.plan_name else ""
         return ("run", str(run.id)), f"run #{run.id}{plan}"
+    if run is not None:
+        return _plan_series(run)
     if result.label:
         return ("label", result.label), result.label
-    return ("result", str(result.id)), f"result #{result.id}"
+    if pooling is Pooling.run:
+        return ("result", str(result.id)), f"result #{result.id}"
+    return ("imported", ""), "imported"
 
 
-def _sides(ordered: Sequence[tuple[Result, Run | None]]) -> list[_Side]:
+def _sides(ordered: Sequence[tuple[Result, Run | None]], pooling: Pooling) -> list[_Side]:
     sides: dict[tuple[Any, ...], _Side] = {}
     for result, run in ordered:
-        series_key, series = _series(result, run)
-        key = (series_key, result.job_name, result.host_name, result.fingerprint or f"result {result.id}")
-        side = sides.setdefault(key, _Side(key, series, series_key, result.job_name, result.host_name))
+        series_key, series = _series(result, run, pooling)
+        key = (
+            series_key,
+            result.job_name,
+            result.host_name,
+            result.target_id,
+            result.fingerprint or f"result {result.id}",
+        )
+        side = sides.setdefault(
+            key, _Side(key, series, series_key, result.job_name, result.host_name, result.target_id)
+        )
         side.results.append(result)
         if run is not None and run not in side.runs:
             side.runs.append(run)
@@ -249,6 +277,10 @@ def _rows(sides: list[_Side], references: list[int]) -> list[FigureRow]:
     ]
 
 
+def _title_key(side: _Side) -> tuple[str, str, str, int | None]:
+    return (side.series, side.job_name, side.host_name, side.target_id)
+
+
 def _title(side: _Side, sides: list[_Side]) -> str:
     # Only what tells the sides apart: the job and host when they differ between sides.
     parts = [side.series]
@@ -256,22 +288,27 @@ def _title(side: _Side, sides: list[_Side]) -> str:
         parts.append(side.job_name)
     if len({s.host_name for s in sides}) > 1:
         parts.append(side.host_name)
-    twins = [
-        s
-        for s in sides
-        if (s.series, s.job_name, s.host_name) == (side.series, side.job_name, side.host_name)
-    ]
+    if len({s.target_id for s in sides}) > 1 and side.target_id is not None:
+        parts.append(f"target #{side.target_id}")
+    twins = [s for s in sides if _title_key(s) == _title_key(side)]
     if len(twins) > 1:
         parts.append(f"variant {twins.index(side) + 1}")
     return " · ".join(parts)
 
 
-def permalink(ids: Sequence[int], baseline: int) -> str:
+def permalink(ids: Sequence[int], baseline: int, pooling: Pooling = Pooling.measured) -> str:
     """The web UI path that opens this comparison."""
-    return f"/compare?ids={','.join(str(i) for i in ids)}&baseline={baseline}"
+    pool = "" if pooling is Pooling.measured else f"&pool={pooling.value}"
+    return f"/compare?ids={','.join(str(i) for i in ids)}&baseline={baseline}{pool}"
 
 
-def compare(db: Session, team_id: int, ids: Sequence[int], baseline: int | None = None) -> ComparisonOut:
+def compare(
+    db: Session,
+    team_id: int,
+    ids: Sequence[int],
+    baseline: int | None = None,
+    pooling: Pooling = Pooling.measured,
+) -> ComparisonOut:
     """The results side by side against the baseline (the first id unless given)."""
     baseline = ids[0] if baseline is None else baseline
     if baseline not in ids:
@@ -290,13 +327,14 @@ def compare(db: Session, team_id: int, ids: Sequence[int], baseline: int | None 
                 for i in missing[:20]
             ],
         )
-    sides = _sides([found[i] for i in ids])
+    sides = _sides([found[i] for i in ids], pooling)
     baseline_side = next(i for i, s in enumerate(sides) if any(r.id == baseline for r in s.results))
     references = _references(sides, baseline_side)
     differences = _differences(sides)
     return ComparisonOut(
         baseline_result_id=baseline,
         result_ids=list(ids),
+        pooling=pooling,
         identical=not differences,
         differences=differences,
         sides=[
@@ -320,7 +358,7 @@ def compare(db: Session, team_id: int, ids: Sequence[int], baseline: int | None 
             for index, side in enumerate(sides)
         ],
         rows=_rows(sides, references),
-        permalink=permalink(ids, baseline),
+        permalink=permalink(ids, baseline, pooling),
     )
 
 
@@ -340,4 +378,4 @@ def compare_with_previous(db: Session, team_id: int, run_id: int) -> ComparisonO
         raise NotFound(f"run {run_id} has no earlier run of the same plan on the same target")
     before = repository.result_ids_of_run(db, previous.id)
     ids = (before + current)[:MAX_COMPARE_IDS]
-    return compare(db, team_id, ids, before[0])
+    return compare(db, team_id, ids, before[0], Pooling.run)

@@ -18,7 +18,7 @@ from storbench_api.history.changepoints import Change, Policy, find_changes
 from storbench_api.history.policy import policy_for
 from storbench_api.history.repository import SeriesKey
 from storbench_api.history.schemas import ChangeKind
-from storbench_api.history.service import describe_change_point
+from storbench_api.history.service import describe_with_causes
 from storbench_api.models import ChangePoint, Result
 from storbench_api.webhooks import events as webhook_events
 from storbench_api.webhooks import service as webhooks
@@ -71,9 +71,25 @@ def detect_series(db: Session, key: SeriesKey, policy: Policy) -> list[ChangePoi
         )
         db.add(point)
         db.flush()
-        _announce(db, point)
+        if _join_step(db, point):
+            _announce(db, point)
         stored.append(point)
     return stored
+
+
+def _join_step(db: Session, point: ChangePoint) -> bool:
+    """Put the change in its step; True when it opens the step (then it is announced, once)."""
+    lead = repository.step_lead(db, point)
+    if lead is None or lead.id > point.id:
+        point.step_id = point.id
+        return True
+    point.step_id = lead.step_id or lead.id
+    if lead.acknowledged_at is not None:  # a step already reviewed stays reviewed
+        point.acknowledged_at = lead.acknowledged_at
+        point.acknowledged_by = lead.acknowledged_by
+        point.comment = lead.comment
+    db.flush()
+    return False
 
 
 def _announce(db: Session, point: ChangePoint) -> None:
@@ -82,7 +98,10 @@ def _announce(db: Session, point: ChangePoint) -> None:
         if point.kind == ChangeKind.regression
         else webhook_events.CHANGE_POINT_IMPROVEMENT
     )
-    payload = describe_change_point(point).model_dump(mode="json")
+    payload = describe_with_causes(db, point).model_dump(mode="json")
+    run_id = repository.run_of_result(db, point.result_id)
+    if run_id is not None:
+        payload["run"] = f"/runs/{run_id}"
     payload["trend"] = (
         f"/history?target_id={point.target_id}&job={point.job_name}"
         f"&metric={point.metric}&direction={point.direction}"

@@ -133,8 +133,8 @@ def list_change_points(
     kind: str | None = None,
     target_id: int | None = None,
 ) -> tuple[Sequence[ChangePoint], int]:
-    """A page of the team's changes, newest detected first, and how many match."""
-    query = select(ChangePoint).where(ChangePoint.team_id == team_id)
+    """A page of the team's steps (the first change of each), newest detected first, and how many match."""
+    query = select(ChangePoint).where(ChangePoint.team_id == team_id, ChangePoint.id == ChangePoint.step_id)
     if acknowledged is not None:
         query = query.where(
             ChangePoint.acknowledged_at.is_not(None)
@@ -158,8 +158,30 @@ def count_unacknowledged(db: Session, team_id: int) -> int:
         ChangePoint.team_id == team_id,
         ChangePoint.kind == "regression",
         ChangePoint.acknowledged_at.is_(None),
+        ChangePoint.id == ChangePoint.step_id,
     )
     return db.scalar(query) or 0
+
+
+def step_lead(db: Session, point: ChangePoint) -> ChangePoint | None:
+    """The first change found at the same result (same target, job and kind), other than point."""
+    query = select(ChangePoint).where(
+        ChangePoint.team_id == point.team_id,
+        ChangePoint.target_id == point.target_id,
+        ChangePoint.job_name == point.job_name,
+        ChangePoint.result_id == point.result_id,
+        ChangePoint.kind == point.kind,
+        ChangePoint.id != point.id,
+    )
+    return db.scalar(query.order_by(ChangePoint.id).limit(1))
+
+
+def steps_members(db: Session, step_ids: Sequence[int]) -> Sequence[ChangePoint]:
+    """Every change of these steps, by step then id."""
+    if not step_ids:
+        return []
+    query = select(ChangePoint).where(ChangePoint.step_id.in_(list(step_ids)))
+    return db.scalars(query.order_by(ChangePoint.step_id, ChangePoint.id)).all()
 
 
 def get_change_point(db: Session, team_id: int, change_point_id: int) -> ChangePoint | None:
@@ -202,3 +224,29 @@ def result_directions(db: Session, result_ids: Sequence[int]) -> Sequence[Result
     if not result_ids:
         return []
     return db.scalars(select(ResultDirection).where(ResultDirection.result_id.in_(result_ids))).all()
+
+
+def comparability_around(db: Session, point: ChangePoint) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """How the result just before a change point (same series), and its first result, were measured."""
+    first = db.scalar(select(Result.comparability).where(Result.id == point.result_id)) or {}
+    digest = point.fingerprint
+    same = Result.fingerprint.is_(None) if digest is None else Result.fingerprint == digest
+    query = select(Result.comparability).where(
+        Result.team_id == point.team_id,
+        Result.target_id == point.target_id,
+        Result.job_name == point.job_name,
+        Result.partial.is_(False),
+        Result.error == 0,
+        tuple_(Result.measured_at, Result.id)
+        < tuple_(
+            literal(point.measured_at, Result.__table__.c.measured_at.type), literal(point.result_id, Integer)
+        ),
+        same,
+    )
+    before = db.scalar(query.order_by(Result.measured_at.desc(), Result.id.desc()).limit(1))
+    return before, first
+
+
+def run_of_result(db: Session, result_id: int) -> int | None:
+    """The run a result was measured by (None: imported)."""
+    return db.scalar(select(Result.run_id).where(Result.id == result_id))

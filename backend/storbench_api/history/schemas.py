@@ -52,6 +52,29 @@ class SpecLine(BaseModel):
     formula: str
 
 
+class CauseOut(BaseModel):
+    """One way the measurement differed between the result before a change and its first result."""
+
+    component: str = Field(
+        description="kernel, fio version, mount options, mount, operating system, host class, storage "
+        "class, capacity, storage or job options"
+    )
+    key: str = Field(description="e.g. environment.kernel, job.bs, storage.capacity_gib")
+    before: str | int | float | bool | None
+    after: str | int | float | bool | None
+
+
+class StepFigureOut(BaseModel):
+    """One figure that changed at a step (a change point of its own, acknowledged with the step)."""
+
+    id: int
+    direction: str
+    metric: str
+    before_median: float
+    after_median: float
+    ratio: float
+
+
 class ChangePointOut(BaseModel):
     """A regression or improvement found in a series, starting at `result_id`."""
 
@@ -73,6 +96,25 @@ class ChangePointOut(BaseModel):
     acknowledged_at: datetime | None
     acknowledged_by: str | None
     comment: str | None
+    step_id: int | None = Field(
+        default=None,
+        description="the first change found at the same result (same target, job and kind): the "
+        "step's changes are one regression, listed once and acknowledged together",
+    )
+    step_figures: list[StepFigureOut] = Field(
+        default_factory=list,
+        description="every figure that changed at this step, this one included (in the list only)",
+    )
+    likely_causes: list[CauseOut] = Field(
+        default_factory=list,
+        description="what differed in how it was measured just before and at the change (listed, not "
+        "on trend marks)",
+    )
+    what_changed: str | None = Field(
+        default=None,
+        description="the likely causes in words, or 'nothing in how it was measured changed: the "
+        "storage itself did'",
+    )
 
 
 class TrendOut(BaseModel):

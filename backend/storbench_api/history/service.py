@@ -14,7 +14,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict, NotFound
 from storbench_api.figures.definition import Figure
-from storbench_api.history import repository
+from storbench_api.history import causes, repository
 from storbench_api.history.repository import SeriesKey
 from storbench_api.history.schemas import (
     AcknowledgeIn,
@@ -24,6 +24,7 @@ from storbench_api.history.schemas import (
     SeriesList,
     SeriesOut,
     SpecLine,
+    StepFigureOut,
     TrendDirection,
     TrendOut,
     TrendPoint,
@@ -46,6 +47,12 @@ _SPEC_METRIC[Figure.lat_mean_ns] = (Metric.latency, 1e6)
 def describe_change_point(change: ChangePoint | Row[Any]) -> ChangePointOut:
     """A stored change (an object, or a row of its columns) as the API shows it."""
     return ChangePointOut.model_validate(change, from_attributes=True)
+
+
+def describe_with_causes(db: Session, point: ChangePoint) -> ChangePointOut:
+    """A stored change with what differed in how it was measured around it."""
+    found, words = causes.likely_causes(db, point)
+    return describe_change_point(point).model_copy(update={"likely_causes": found, "what_changed": words})
 
 
 def _spec_line(
@@ -160,8 +167,17 @@ def list_regressions(
         kind=kind.value if kind else None,
         target_id=target_id,
     )
+    members: dict[int, list[StepFigureOut]] = {}
+    for member in repository.steps_members(db, [r.id for r in rows]):
+        if member.step_id is not None:
+            members.setdefault(member.step_id, []).append(
+                StepFigureOut.model_validate(member, from_attributes=True)
+            )
     return ChangePointList(
-        items=[describe_change_point(r) for r in rows],
+        items=[
+            describe_with_causes(db, r).model_copy(update={"step_figures": members.get(r.id, [])})
+            for r in rows
+        ],
         total=total,
         unacknowledged_regressions=repository.count_unacknowledged(db, team_id),
     )
@@ -170,7 +186,7 @@ def list_regressions(
 def acknowledge(
     db: Session, principal: Principal, change_point_id: int, body: AcknowledgeIn
 ) -> ChangePointOut:
-    """Mark a change as looked at, with what was concluded; once."""
+    """Mark a change and the rest of its step as looked at, with what was concluded; once."""
     point = repository.get_change_point(db, principal.team_id, change_point_id)
     if point is None:
         raise NotFound(f"change point {change_point_id} not found")
@@ -179,8 +195,12 @@ def acknowledge(
             f"change point {change_point_id} was already acknowledged by {point.acknowledged_by} "
             f"at {point.acknowledged_at.isoformat(timespec='seconds')}"
         )
-    point.acknowledged_at = utcnow()
-    point.acknowledged_by = principal.actor
-    point.comment = body.comment
+    step = repository.steps_members(db, [point.step_id]) if point.step_id is not None else []
+    now = utcnow()
+    for member in [point, *step]:
+        if member.acknowledged_at is None:
+            member.acknowledged_at = now
+            member.acknowledged_by = principal.actor
+            member.comment = body.comment
     db.flush()
-    return describe_change_point(point)
+    return describe_with_causes(db, point)

@@ -42,6 +42,10 @@ class ChangePoint(Base):
     acknowledged_at: Mapped[datetime | None]
     acknowledged_by: Mapped[str | None] = mapped_column(String(254))
     comment: Mapped[str | None] = mapped_column(Text)
+    # The step this change belongs to: the id of the first change found at the same result (same
+    # target, job and kind). IOPS, bandwidth, mean and p99 latency falling at one step are one
+    # regression to review: listed once, acknowledged together.
+    step_id: Mapped[int | None] = mapped_column(Integer, index=True)
 
 
 class ChangePointPolicy(Base):

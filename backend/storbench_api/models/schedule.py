@@ -15,6 +15,7 @@ class FiringStatus(enum.StrEnum):
     started = "started"  # a run was started
     missed = "missed"  # the slot passed while nothing could fire it (scheduler down, superseded)
     failed = "failed"  # the slot fired but the run was refused (target gone, creator removed, …)
+    run_failed = "run_failed"  # the run started, then failed (fio, the host); the reason is the run's
 
 
 class Schedule(TimestampMixin, Base):

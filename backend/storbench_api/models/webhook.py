@@ -18,6 +18,14 @@ class DeliveryStatus(enum.StrEnum):
     failed = "failed"
 
 
+class WebhookFormat(enum.StrEnum):
+    """The shape of the message a webhook receives."""
+
+    storbench = "storbench"  # the signed JSON envelope (id, event, created_at, team_id, data)
+    slack = "slack"  # a Slack incoming-webhook message: {"text", "blocks"}
+    teams = "teams"  # a Microsoft Teams incoming-webhook MessageCard
+
+
 class Webhook(TimestampMixin, Base):
     """A URL a team's owners registered to receive signed event notifications."""
 
@@ -33,6 +41,11 @@ class Webhook(TimestampMixin, Base):
     # Event names this webhook receives (e.g. "change_point.regression").
     events: Mapped[list[str]] = mapped_column(JSON, default=list)
     active: Mapped[bool] = mapped_column(default=True, server_default=true())
+    format: Mapped[WebhookFormat] = mapped_column(
+        Enum(WebhookFormat, native_enum=False, length=16),
+        default=WebhookFormat.storbench,
+        server_default=WebhookFormat.storbench.value,
+    )
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
 
 

@@ -122,6 +122,25 @@ def mount_class(mount: HostMount | None) -> dict[str, Any]:
     return {k: v for k, v in found.items() if v is not None}
 
 
+# What a result also records of where it ran but does not fingerprint: a kernel upgrade or a remount
+# with other options keeps the series (the trend would otherwise restart), and is named as a likely
+# cause when the series changes level there (history.causes).
+ENVIRONMENT = "environment"
+
+
+def environment(facts: HostFacts | None, path: str | None) -> dict[str, Any]:
+    """The host's kernel and OS, and the target's mount options as written."""
+    if facts is None:
+        return {}
+    mount = mount_of(facts, path)
+    found = {
+        "kernel": facts.kernel,
+        "os": facts.os,
+        "mount_options": mount.options if mount is not None else None,
+    }
+    return {k: v for k, v in found.items() if v}
+
+
 def comparability(
     *,
     options: Mapping[str, object],
@@ -137,18 +156,23 @@ def comparability(
         storage["class"] = storage_class
     if capacity_gib is not None:
         storage["capacity_gib"] = capacity_gib
-    return {
+    components: dict[str, Any] = {
         "job": normalised_options(options),
         "fio_version": fio_version,
         "host": host_class(facts),
         "mount": mount_class(mount_of(facts, target_path)),
         "storage": storage,
     }
+    around = environment(facts, target_path)
+    if around:
+        components[ENVIRONMENT] = around
+    return components
 
 
 def fingerprint(components: Mapping[str, Any]) -> str:
-    """sha256 (hex) of the components as canonical JSON: equal digests, comparable results."""
-    canonical = json.dumps(components, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """sha256 (hex) of the components (the environment left out) as canonical JSON: equal, comparable."""
+    digested = {k: v for k, v in components.items() if k != ENVIRONMENT}
+    canonical = json.dumps(digested, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 

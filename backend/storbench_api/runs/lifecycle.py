@@ -10,16 +10,18 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from storbench_api import live
 from storbench_api.db import utcnow
 from storbench_api.errors import Conflict
 from storbench_api.hosts.service import is_online, offline_reason
 from storbench_api.kit.logs import get_logger
-from storbench_api.models import Assignment, ProgressSample, Run, RunStatus
+from storbench_api.models import Assignment, FiringStatus, ProgressSample, Run, RunStatus
 from storbench_api.runs import repository
 from storbench_api.settings import get_settings
+from storbench_api.webhooks import events as webhook_events
+from storbench_api.webhooks import service as webhooks
 from storbench_protocol.progress import WorkerProgressSample
 
 _log = get_logger(__name__)
@@ -68,6 +70,7 @@ def refresh_run_status(run: Run) -> None:
     if failed:
         run.status = RunStatus.failed
         run.error = "; ".join(f"{a.host.name}: {a.error}" for a in failed)
+        _tell_its_schedule(run)
     elif all(s == RunStatus.cancelled for s in states):
         run.status = RunStatus.cancelled
     else:
@@ -76,6 +79,26 @@ def refresh_run_status(run: Run) -> None:
     if run.started_at is None:
         run.started_at = min((a.started_at for a in run.assignments if a.started_at), default=None)
     _log_end(run)
+
+
+def _tell_its_schedule(run: Run) -> None:
+    """A scheduled run that failed marks its slot run_failed and fires schedule.run_failed."""
+    db = object_session(run)
+    found = repository.firing_of_run(db, run.id) if db is not None else None
+    if db is None or found is None:
+        return
+    firing, schedule = found
+    firing.status = FiringStatus.run_failed
+    firing.reason = f"the run failed: {run.error}"[:4000]
+    payload = {
+        "schedule_id": schedule.id,
+        "schedule": schedule.name,
+        "slot_at": firing.slot_at,
+        "run_id": run.id,
+        "target_id": run.target_id,
+        "reason": run.error,
+    }
+    webhooks.enqueue_event(db, run.team_id, webhook_events.SCHEDULE_RUN_FAILED, payload)
 
 
 def _log_end(run: Run) -> None:

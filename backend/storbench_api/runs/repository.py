@@ -13,6 +13,8 @@ from storbench_api.models import (
     ResultDirection,
     Run,
     RunStatus,
+    Schedule,
+    ScheduleFiring,
     Target,
 )
 
@@ -152,3 +154,14 @@ def progress_samples(
         .where(ProgressSample.assignment_id.in_(assignment_ids), ProgressSample.id > after_id)
         .order_by(ProgressSample.id)
     ).all()
+
+
+def firing_of_run(db: Session, run_id: int) -> tuple[ScheduleFiring, Schedule] | None:
+    """The schedule slot that started this run, and its schedule (None: started by hand)."""
+    query = (
+        select(ScheduleFiring, Schedule)
+        .join(Schedule, Schedule.id == ScheduleFiring.schedule_id)
+        .where(ScheduleFiring.run_id == run_id)
+    )
+    row = db.execute(query).first()
+    return (row[0], row[1]) if row is not None else None

@@ -60,6 +60,15 @@ class NamedRef(BaseModel):
     name: str | None
 
 
+class LocalSlot(BaseModel):
+    """A slot as the schedule's zone reads it: the instant with the zone's offset, and the zone named."""
+
+    at: datetime = Field(description="the slot with the zone's UTC offset, e.g. 2026-03-30T02:00:00+02:00")
+    timezone: str = Field(description="the schedule's IANA zone, e.g. Europe/Berlin")
+    abbreviation: str = Field(description="the zone's abbreviation at that instant, e.g. CEST")
+    utc_offset: str = Field(description="e.g. +02:00 (daylight saving time shows here)")
+
+
 class FiringOut(BaseModel):
     """One slot of a schedule: started (with its run), missed or failed, and why."""
 
@@ -88,7 +97,8 @@ class ScheduleOut(BaseModel):
     host_ids: list[int]
     created_by: str | None
     next_fire_at: datetime | None
-    next_fire_times: list[datetime]
+    next_fire_times: list[datetime] = Field(description="the next slots in UTC")
+    next_slots: list[LocalSlot] = Field(description="the same slots in the schedule's zone, named")
     last_firing: FiringOut | None
     # Slots missed or refused over the schedule's life.
     missed_total: int
@@ -114,4 +124,5 @@ class SlotPreview(BaseModel):
 
     cron: str
     timezone: str
-    next_fire_times: list[datetime]
+    next_fire_times: list[datetime] = Field(description="the next slots in UTC")
+    next_slots: list[LocalSlot] = Field(description="the same slots in the zone, named")

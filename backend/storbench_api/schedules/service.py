@@ -1,5 +1,7 @@
 """Schedules: create, change, delete, list, and their firings."""
 
+from datetime import datetime
+
 from sqlalchemy.orm import Session
 
 from storbench_api.audit import service as audit
@@ -12,6 +14,7 @@ from storbench_api.plans import repository as plans_repository
 from storbench_api.schedules import cron, repository
 from storbench_api.schedules.schemas import (
     FiringOut,
+    LocalSlot,
     NamedRef,
     ScheduleCreate,
     ScheduleOut,
@@ -32,14 +35,34 @@ def _expression(text: str) -> str:
     return expression
 
 
+def local_slots(times: list[datetime], timezone: str) -> list[LocalSlot]:
+    """Slots (UTC) as the zone reads them, with its offset and abbreviation at each instant."""
+    place = cron.zone(timezone)
+    out = []
+    for moment in times:
+        local = moment.astimezone(place)
+        offset = local.strftime("%z")
+        out.append(
+            LocalSlot(
+                at=local,
+                timezone=timezone,
+                abbreviation=local.tzname() or timezone,
+                utc_offset=f"{offset[:3]}:{offset[3:]}",
+            )
+        )
+    return out
+
+
 def preview(cron_text: str, timezone: str, count: int = NEXT_SHOWN) -> SlotPreview:
     """The next slots of an expression (422 naming cron or timezone if either is wrong)."""
     expression = _expression(cron_text)
     cron.zone(timezone)
+    times = cron.next_slots(expression, timezone, utcnow(), count)
     return SlotPreview(
         cron=expression,
         timezone=timezone,
-        next_fire_times=cron.next_slots(expression, timezone, utcnow(), count),
+        next_fire_times=times,
+        next_slots=local_slots(times, timezone),
     )
 
 
@@ -195,6 +218,11 @@ def describe(db: Session, schedules: list[Schedule]) -> list[ScheduleOut]:
             if schedule.next_fire_at is not None
             else []
         )
+        times = (
+            [schedule.next_fire_at, *upcoming]
+            if schedule.enabled and schedule.next_fire_at is not None
+            else []
+        )
         out.append(
             ScheduleOut(
                 id=schedule.id,
@@ -209,11 +237,8 @@ def describe(db: Session, schedules: list[Schedule]) -> list[ScheduleOut]:
                 host_ids=list(schedule.host_ids or []),
                 created_by=users.get(schedule.created_by_id) if schedule.created_by_id else None,
                 next_fire_at=schedule.next_fire_at if schedule.enabled else None,
-                next_fire_times=(
-                    [schedule.next_fire_at, *upcoming]
-                    if schedule.enabled and schedule.next_fire_at is not None
-                    else []
-                ),
+                next_fire_times=times,
+                next_slots=local_slots(times, schedule.timezone),
                 last_firing=describe_firing(latest) if latest is not None else None,
                 missed_total=missed.get(schedule.id, 0),
                 created_at=schedule.created_at,

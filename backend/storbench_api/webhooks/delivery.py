@@ -13,7 +13,6 @@ backoff for free.
 """
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -24,10 +23,10 @@ from typing import Any
 import httpx
 from sqlalchemy.orm import Session
 
-from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery
+from storbench_api.models.webhook import DeliveryStatus, Webhook, WebhookDelivery, WebhookFormat
 from storbench_api.security import Unsealable, unseal
 from storbench_api.settings import get_settings
-from storbench_api.webhooks import repository, signing
+from storbench_api.webhooks import messages, repository, signing
 from storbench_api.webhooks.destination import DestinationRefused, resolve
 
 log = logging.getLogger(__name__)
@@ -64,8 +63,8 @@ class Outcome:
 Sender = Callable[[ClaimedDelivery], Awaitable[Outcome]]
 
 
-def envelope(delivery: WebhookDelivery) -> bytes:
-    """The JSON body of a delivery: the same bytes on every attempt."""
+def envelope(delivery: WebhookDelivery, fmt: WebhookFormat = WebhookFormat.storbench) -> bytes:
+    """The body of a delivery in the webhook's format: the same bytes on every attempt."""
     document: dict[str, Any] = {
         "id": delivery.delivery_uid,
         "event": delivery.event,
@@ -73,7 +72,7 @@ def envelope(delivery: WebhookDelivery) -> bytes:
         "team_id": delivery.team_id,
         "data": delivery.payload,
     }
-    return json.dumps(document, separators=(",", ":"), sort_keys=True).encode()
+    return messages.body(fmt, document)
 
 
 def retry_delay(attempts: int) -> timedelta:
@@ -117,7 +116,7 @@ def claim_due(
                 event=row.event,
                 url=webhook.url,
                 secret=_signing_secret(webhook),
-                body=envelope(row),
+                body=envelope(row, webhook.format),
                 attempt=row.attempts,
             )
         )

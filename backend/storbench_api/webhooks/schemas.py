@@ -5,10 +5,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from storbench_api.models.webhook import DeliveryStatus
+from storbench_api.models.webhook import DeliveryStatus, WebhookFormat
 from storbench_api.wire import NO_NUL, RequestBody
 
-EventName = Literal["change_point.regression", "change_point.improvement", "schedule.firing_failed"]
+EventName = Literal[
+    "change_point.regression", "change_point.improvement", "schedule.firing_failed", "schedule.run_failed"
+]
+FORMAT_DESCRIPTION = (
+    "storbench: the signed JSON envelope; slack: a Slack incoming-webhook message ({text, blocks}); "
+    "teams: a Microsoft Teams MessageCard. Chat messages say the verdict in words and link to the run "
+    "(on STORBENCH_PUBLIC_URL)"
+)
 
 
 class WebhookCreate(RequestBody):
@@ -20,6 +27,9 @@ class WebhookCreate(RequestBody):
     events: list[EventName] = Field(min_length=1, max_length=20)
     description: str | None = Field(default=None, max_length=200, pattern=NO_NUL)
     active: bool = True
+    format: WebhookFormat = Field(
+        default=WebhookFormat.storbench, strict=False, description=FORMAT_DESCRIPTION
+    )
 
 
 class WebhookUpdate(RequestBody):
@@ -29,6 +39,7 @@ class WebhookUpdate(RequestBody):
     events: list[EventName] | None = Field(default=None, min_length=1, max_length=20)
     description: str | None = Field(default=None, max_length=200, pattern=NO_NUL)
     active: bool | None = None
+    format: WebhookFormat | None = Field(default=None, strict=False, description=FORMAT_DESCRIPTION)
 
 
 class DeliverySummary(BaseModel):
@@ -49,6 +60,7 @@ class WebhookOut(BaseModel):
     description: str | None
     events: list[str]
     active: bool
+    format: WebhookFormat
     created_at: datetime
     updated_at: datetime
     latest_delivery: DeliverySummary | None = None

@@ -110,6 +110,7 @@ def create_webhook(db: Session, principal: Principal, body: WebhookCreate) -> tu
         secret=seal(secret),
         events=sorted(set(body.events)),
         active=body.active,
+        format=body.format,
         created_by_id=principal.user_id,
     )
     db.add(webhook)
@@ -140,6 +141,8 @@ def update_webhook(db: Session, principal: Principal, webhook_id: int, body: Web
         webhook.description = body.description
     if "active" in given and body.active is not None:
         webhook.active = body.active
+    if "format" in given and body.format is not None:
+        webhook.format = body.format
     db.flush()
     audit.record(
         db,
@@ -255,6 +258,7 @@ def describe_webhook(db: Session, webhook: Webhook) -> WebhookOut:
         description=webhook.description,
         events=list(webhook.events or []),
         active=webhook.active,
+        format=webhook.format,
         created_at=webhook.created_at,
         updated_at=webhook.updated_at,
         latest_delivery=DeliverySummary(

@@ -81,9 +81,13 @@ def test_a_drop_is_found_once_marked_on_the_trend_and_listed(
     stored = db.scalars(select(ChangePoint).where(ChangePoint.team_id == owner.team.id)).all()
     assert sorted({c.metric for c in stored}) == ["bw_bytes", "clat_p99_ns", "iops", "lat_mean_ns"]
     assert len(stored) == 4
+    # One step, one regression to review: its four figures listed under it.
     listed = client.get("/api/v1/regressions?kind=regression", headers=owner.headers).json()
-    assert listed["total"] == 4
-    assert listed["unacknowledged_regressions"] == 4
+    assert listed["total"] == 1
+    assert listed["unacknowledged_regressions"] == 1
+    (step,) = listed["items"]
+    assert step["metric"] == "iops" and step["step_id"] == step["id"]
+    assert sorted(f["metric"] for f in step["step_figures"]) == sorted(c.metric for c in stored)
 
 
 def test_an_improvement_is_not_a_regression_and_an_outlier_is_nothing(
@@ -134,7 +138,20 @@ def test_acknowledging_a_regression_with_a_comment(
     assert "already acknowledged" in again.json()["message"]
     after = client.get("/api/v1/regressions?acknowledged=true", headers=owner.headers).json()
     assert [i["id"] for i in after["items"]] == [iops["id"]]
-    assert after["unacknowledged_regressions"] == 3
+    assert after["unacknowledged_regressions"] == 0
+    # The rest of the step (bandwidth, latency) was acknowledged with it, from the trend too.
+    latency = client.get(
+        f"/api/v1/history/trend?target_id={target.id}&job=randread-4k&metric=clat_p99_ns&direction=read",
+        headers=owner.headers,
+    ).json()
+    (mark,) = latency["change_points"]
+    assert mark["acknowledged_by"] == owner.user.email and mark["step_id"] == iops["id"]
+    assert (
+        client.post(
+            f"/api/v1/regressions/{mark['id']}/acknowledge", json={"comment": "again"}, headers=owner.headers
+        ).status_code
+        == 409
+    )
 
 
 def test_another_team_sees_nothing_of_it(
@@ -266,8 +283,10 @@ def test_a_change_is_sent_to_the_teams_webhooks(
     target = _target(db, owner)
     ids = _series(client, owner, target, base_output, LEVELS)
     deliveries = db.scalars(select(WebhookDelivery).where(WebhookDelivery.team_id == owner.team.id)).all()
-    assert {d.event for d in deliveries} == {"change_point.regression"}
+    # One step, one message (not one per figure that moved with it).
+    assert [d.event for d in deliveries] == ["change_point.regression"]
     iops = next(d.payload for d in deliveries if d.payload["metric"] == "iops")
+    assert iops["what_changed"].startswith("nothing in how it was measured changed")
     assert iops["result_id"] == ids[9]
     assert iops["trend"].startswith(f"/history?target_id={target.id}&job=randread-4k")
 

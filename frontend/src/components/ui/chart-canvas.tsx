@@ -2,6 +2,7 @@ import {
   Bar,
   BarChart,
   CartesianGrid,
+  ErrorBar,
   Legend,
   Line,
   LineChart,
@@ -13,6 +14,17 @@ import {
 } from "recharts";
 import { formatSeconds, formatValue, logTicks, trimZeros, type ValueUnit } from "../../lib/format";
 import type { ChartReference, ChartRow, ChartSpec } from "./chart-config";
+
+/** Recharts' error bar as [below, above] the bar's value, from the row's low and high ends. */
+function errorSpan(key: string, range: { low: string; high: string }) {
+  return (row: ChartRow): [number, number] => {
+    const value = row[key];
+    const low = row[range.low];
+    const high = row[range.high];
+    if (typeof value !== "number" || typeof low !== "number" || typeof high !== "number") return [0, 0];
+    return [Math.max(value - low, 0), Math.max(high - value, 0)];
+  };
+}
 
 function numericValues(data: ChartRow[], keys: string[]): number[] {
   const values: number[] = [];
@@ -161,7 +173,8 @@ export default function ChartCanvas({
 }: ChartSpec) {
   const keys = Object.keys(series);
   const plotted = logScale ? positiveOnly(data, keys) : data;
-  const values = numericValues(plotted, keys).filter((value) => !logScale || value > 0);
+  const highs = keys.flatMap((key) => (series[key]!.range ? [series[key]!.range!.high] : []));
+  const values = numericValues(plotted, [...keys, ...highs]).filter((value) => !logScale || value > 0);
   const ticks = logScale && values.length ? logTicks(Math.min(...values), Math.max(...values)) : undefined;
   const timeAxis = xType === "seconds";
   const formatX = (value: unknown) => (timeAxis && typeof value === "number" ? formatSeconds(value) : String(value));
@@ -208,7 +221,9 @@ export default function ChartCanvas({
         <BarChart data={plotted} margin={{ top: 8, right: 16, bottom: 4, left: 4 }}>
           {common}
           {keys.map((key) => (
-            <Bar key={key} dataKey={key} name={key} fill={series[key]!.color} isAnimationActive={false} />
+            <Bar key={key} dataKey={key} name={key} fill={series[key]!.color} isAnimationActive={false}>
+              {series[key]!.range ? <ErrorBar dataKey={errorSpan(key, series[key]!.range!)} width={6} stroke="currentColor" /> : null}
+            </Bar>
           ))}
         </BarChart>
       )}

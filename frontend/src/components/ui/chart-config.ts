@@ -4,6 +4,8 @@ import type { ValueUnit } from "../../lib/format";
 export interface SeriesConfig {
   label: string;
   color: string;
+  /** Bar charts: the row keys of the low and high ends of an error bar (e.g. p25 and p75). */
+  range?: { low: string; high: string };
 }
 
 export type ChartRow = Record<string, string | number | null | undefined>;

@@ -682,48 +682,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/planner": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Size every class for a workload
-         * @description For each class: can it carry the workload, the smallest capacity, hosts, monthly cost, the
-         *     team's measured-to-spec ratios, and why not; feasible first, by cost then headroom.
-         */
-        post: operations["plan_capacity_api_v1_planner_post"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/planner/verification-plans": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Save a candidate's verification plan
-         * @description The published recipes for the class and the demanded shapes, saved as a plan to run on a
-         *     target of that class at the proposed capacity.
-         */
-        post: operations["create_verification_plan_api_v1_planner_verification_plans_post"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/plans": {
         parameters: {
             query?: never;
@@ -956,11 +914,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * One result
-         * @description A result with its figures, percentiles, latency histogram, spec checks and findings.
-         */
-        get: operations["get_result_api_v1_results__result_id__get"];
+        get?: never;
         put?: never;
         post?: never;
         /**
@@ -1009,26 +963,6 @@ export interface paths {
          * @description The output the result was read from: JSON for fio's JSON formats, text otherwise.
          */
         get: operations["download_raw_output_api_v1_results__result_id__raw_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/results/{result_id}/verdict": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What a result says: spec, previous run, regressions, worst finding
-         * @description As a run's verdict, for one result (an import has no previous run; one without a target no series).
-         */
-        get: operations["result_verdict_api_v1_results__result_id__verdict_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1184,28 +1118,6 @@ export interface paths {
          *     are the earlier run's unless given.
          */
         post: operations["run_again_api_v1_runs__run_id__run_again_post"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/runs/{run_id}/verdict": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What a run's results say: spec, previous run, regressions, worst finding
-         * @description Each headline figure (IOPS, bandwidth, p99) against its class's spec and the previous run of
-         *     the same plan on the same target (with the comparison's test), the regression state of its series
-         *     and the most serious finding with its fix; `text` says it in plain lines.
-         */
-        get: operations["run_verdict_api_v1_runs__run_id__verdict_get"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2314,82 +2226,24 @@ export interface components {
             status: components["schemas"]["RunStatus"];
         };
         /**
-         * Candidate
-         * @description One storage class sized for the workload, or why it cannot carry it.
+         * CauseOut
+         * @description One way the measurement differed between the result before a change and its first result.
          */
-        Candidate: {
+        CauseOut: {
+            /** After */
+            after: string | number | boolean | null;
+            /** Before */
+            before: string | number | boolean | null;
             /**
-             * Capacity Gib
-             * @description smallest capacity whose spec meets every demand
+             * Component
+             * @description kernel, fio version, mount options, mount, operating system, host class, storage class, capacity, storage or job options
              */
-            capacity_gib: number | null;
-            /** Feasible */
-            feasible: boolean;
+            component: string;
             /**
-             * Headroom
-             * @description the tightest line's figure ÷ its load at the proposed capacity
+             * Key
+             * @description e.g. environment.kernel, job.bs, storage.capacity_gib
              */
-            headroom: number | null;
-            /**
-             * Hosts
-             * @description client hosts needed at once
-             */
-            hosts: number | null;
-            /**
-             * Hosts By Nic
-             * @description hosts the throughput needs at one client's NIC speed
-             */
-            hosts_by_nic: number | null;
-            /** Lines */
-            lines: components["schemas"]["LineLoad"][];
-            /**
-             * Measured Capacity Gib
-             * @description the capacity needed if the team's measured-to-spec ratios hold
-             */
-            measured_capacity_gib: number | null;
-            /** @description the binding line's measurements, if any */
-            measured_ratio: components["schemas"]["MeasuredRatio"] | null;
-            /** Measurements */
-            measurements: components["schemas"]["MeasuredRatio"][];
-            /** Min Hosts */
-            min_hosts: number;
-            /**
-             * Monthly Cost
-             * @description proposed capacity × price; None when the class has no price
-             */
-            monthly_cost: number | null;
-            /** Name */
-            name: string;
-            /** Price Per Gib Month */
-            price_per_gib_month: number | null;
-            /**
-             * Proposed Capacity Gib
-             * @description what to buy: the larger of the two
-             */
-            proposed_capacity_gib: number | null;
-            protocol: components["schemas"]["Protocol"];
-            /** Provisioned Iops */
-            provisioned_iops: number | null;
-            /** Provisioned Mbps */
-            provisioned_mbps: number | null;
-            /** Published */
-            published: boolean;
-            /**
-             * Reasons
-             * @description why it cannot, or what to know before choosing it
-             */
-            reasons: string[];
-            /** Storage Class Id */
-            storage_class_id: number;
-            /** Tier */
-            tier: string;
-            /** Vendor */
-            vendor: string;
-            /**
-             * Verification Presets
-             * @description published recipes the verification plan runs
-             */
-            verification_presets: string[];
+            key: string;
         };
         /**
          * Cell
@@ -2464,6 +2318,11 @@ export interface components {
             job_name: string;
             kind: components["schemas"]["ChangeKind"];
             /**
+             * Likely Causes
+             * @description what differed in how it was measured just before and at the change (listed, not on trend marks)
+             */
+            likely_causes?: components["schemas"]["CauseOut"][];
+            /**
              * Measured At
              * Format: date-time
              */
@@ -2484,8 +2343,23 @@ export interface components {
             ratio: number;
             /** Result Id */
             result_id: number;
+            /**
+             * Step Figures
+             * @description every figure that changed at this step, this one included (in the list only)
+             */
+            step_figures?: components["schemas"]["StepFigureOut"][];
+            /**
+             * Step Id
+             * @description the first change found at the same result (same target, job and kind): the step's changes are one regression, listed once and acknowledged together
+             */
+            step_id?: number | null;
             /** Target Id */
             target_id: number;
+            /**
+             * What Changed
+             * @description the likely causes in words, or 'nothing in how it was measured changed: the storage itself did'
+             */
+            what_changed?: string | null;
         };
         /**
          * CheckOut
@@ -2567,46 +2441,14 @@ export interface components {
              * @description the web UI path that opens this comparison
              */
             permalink: string;
+            /** @description measured: results of the same plan, job, target and fingerprint pool into one side across runs (a label splits them off); run: each run is a side of its own */
+            pooling: components["schemas"]["Pooling"];
             /** Result Ids */
             result_ids: number[];
             /** Rows */
             rows: components["schemas"]["FigureRow"][];
             /** Sides */
             sides: components["schemas"]["SideOut"][];
-        };
-        /**
-         * Constraints
-         * @description What limits the choice; everything optional.
-         */
-        Constraints: {
-            /**
-             * Budget
-             * @description most per month, in the price's currency
-             */
-            budget?: number | null;
-            /**
-             * Data Gib
-             * @description data the volume must hold
-             */
-            data_gib?: number | null;
-            /** Exclude Classes */
-            exclude_classes?: number[];
-            /**
-             * Host Nic Mbps
-             * @description one client's network in MB/s (default: the team's hosts' NICs, where they report them)
-             */
-            host_nic_mbps?: number | null;
-            /**
-             * Include Classes
-             * @description only these classes
-             */
-            include_classes?: number[] | null;
-            /** Max Hosts */
-            max_hosts?: number | null;
-            /** @description only classes of this protocol */
-            protocol?: components["schemas"]["Protocol"] | null;
-            /** Vendor */
-            vendor?: string | null;
         };
         /**
          * CpuOut
@@ -2697,45 +2539,6 @@ export interface components {
             status: components["schemas"]["DeliveryStatus"];
         };
         /**
-         * DemandIn
-         * @description One figure the workload needs, e.g. 20,000 IOPS of 8 KiB random reads with p99 under 2 ms.
-         */
-        DemandIn: {
-            /**
-             * Bs
-             * @description block size: bytes or fio's units (8k, 1M)
-             * @default 4k
-             */
-            bs?: string | number;
-            /**
-             * Figure
-             * @description IOPS, or MB/s (10^6 bytes, as vendors publish)
-             * @enum {string}
-             */
-            figure: "iops" | "mbps";
-            /**
-             * Latency Ms
-             * @example 2
-             */
-            latency_ms?: number | null;
-            /**
-             * Latency Percentile
-             * @example 99
-             */
-            latency_percentile?: number | null;
-            /**
-             * Rw
-             * @example randread
-             * @enum {string}
-             */
-            rw: "randread" | "randwrite" | "read" | "write";
-            /**
-             * Value
-             * @example 20000
-             */
-            value: number;
-        };
-        /**
          * DetectionMethod
          * @description How a team finds changes in its history.
          * @enum {string}
@@ -2748,7 +2551,7 @@ export interface components {
         Difference: {
             /**
              * Component
-             * @description job, fio_version, host, mount or storage
+             * @description job, fio_version, host, mount, storage or environment (kernel, os, mount options)
              */
             component: string;
             /**
@@ -3173,9 +2976,9 @@ export interface components {
             /** Allrandrepeat */
             allrandrepeat?: boolean | null;
             /** Blockalign */
-            blockalign?: number | string | null;
+            blockalign?: number | null;
             /** Bs */
-            bs?: number | string | null;
+            bs?: number | null;
             /** Bs Unaligned */
             bs_unaligned?: boolean | null;
             /** Bssplit */
@@ -3247,7 +3050,7 @@ export interface components {
             /** Iodepth Low */
             iodepth_low?: number | null;
             /** Ioengine */
-            ioengine?: string | null;
+            ioengine?: ("libaio" | "io_uring" | "psync" | "sync" | "pvsync" | "pvsync2" | "vsync" | "posixaio" | "mmap" | "windowsaio" | "null") | null;
             /** Kb Base */
             kb_base?: (1000 | 1024) | null;
             /** Lat Percentiles */
@@ -3283,7 +3086,7 @@ export interface components {
             /** Per Job Logs */
             per_job_logs?: boolean | null;
             /** Percentage Random */
-            percentage_random?: number | string | null;
+            percentage_random?: number | null;
             /** Percentile List */
             percentile_list?: number[] | null;
             /** Ramp Time */
@@ -3295,9 +3098,9 @@ export interface components {
             /** Randseed */
             randseed?: number | null;
             /** Rate */
-            rate?: number | string | null;
+            rate?: number | null;
             /** Rate Iops */
-            rate_iops?: number | string | null;
+            rate_iops?: number | null;
             /** Refill Buffers */
             refill_buffers?: boolean | null;
             /** Registerfiles */
@@ -3306,9 +3109,9 @@ export interface components {
             runtime?: number | null;
             /**
              * Rw
-             * @default read
+             * @enum {string}
              */
-            rw?: ("read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite" | "randtrimwrite") | string;
+            rw: "read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite";
             /** Rwmixread */
             rwmixread?: number | null;
             /** Rwmixwrite */
@@ -3347,8 +3150,6 @@ export interface components {
             verify_fatal?: boolean | null;
             /** Zero Buffers */
             zero_buffers?: boolean | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * FioTextIn
@@ -3399,7 +3200,7 @@ export interface components {
          * @description What became of one slot of a schedule.
          * @enum {string}
          */
-        FiringStatus: "started" | "missed" | "failed";
+        FiringStatus: "started" | "missed" | "failed" | "run_failed";
         /**
          * GroupBy
          * @description What a grouped view groups results by.
@@ -3456,6 +3257,16 @@ export interface components {
              */
             result_ids: number[];
             shape: components["schemas"]["ShapeOut"];
+            /**
+             * Targets
+             * @description how many targets its results measured (null from the rollup)
+             */
+            targets?: number | null;
+            /**
+             * Targets Disagree
+             * @description set when the group mixes targets whose results clearly differ (quartile ranges apart and medians more than 10 % apart): which targets and their medians; null when they agree or from the rollup
+             */
+            targets_disagree?: string | null;
         };
         /**
          * GroupSource
@@ -3488,24 +3299,6 @@ export interface components {
              */
             truncated: boolean;
             unit: components["schemas"]["FigureUnit"];
-        };
-        /**
-         * HeadlineFigure
-         * @description One headline figure of one job's direction on one host.
-         */
-        HeadlineFigure: {
-            figure: components["schemas"]["Figure"];
-            /** Higher Is Better */
-            higher_is_better: boolean;
-            previous: components["schemas"]["PreviousStanding"] | null;
-            /** @description against the class's spec (on the figure its line judges) */
-            spec: components["schemas"]["SpecStanding"] | null;
-            unit: components["schemas"]["FigureUnit"];
-            /**
-             * Value
-             * @description median over the repetitions in view
-             */
-            value: number | null;
         };
         /**
          * Health
@@ -3572,16 +3365,6 @@ export interface components {
             scheduler?: string | null;
             /** Size Bytes */
             size_bytes?: number | null;
-        };
-        /**
-         * HostBounds
-         * @description What one client host can move, as the planner assumed it.
-         */
-        HostBounds: {
-            /** Host Nic Mbps */
-            host_nic_mbps: number | null;
-            /** Source */
-            source: string;
         };
         /**
          * HostCreate
@@ -4004,26 +3787,31 @@ export interface components {
             stddev_ns: number;
         };
         /**
-         * LineLoad
-         * @description A spec line, the load the workload puts on it, and what it gives at the proposed capacity.
+         * LocalSlot
+         * @description A slot as the schedule's zone reads it: the instant with the zone's offset, and the zone named.
          */
-        LineLoad: {
+        LocalSlot: {
             /**
-             * Headroom
-             * @description spec_at_capacity ÷ load (after any measured ratio)
+             * Abbreviation
+             * @description the zone's abbreviation at that instant, e.g. CEST
              */
-            headroom: number | null;
-            /** Load */
-            load: number;
-            metric: components["schemas"]["Metric"];
+            abbreviation: string;
             /**
-             * Spec At Capacity
-             * @description the spec's figure at the proposed capacity
+             * At
+             * Format: date-time
+             * @description the slot with the zone's UTC offset, e.g. 2026-03-30T02:00:00+02:00
              */
-            spec_at_capacity: number | null;
-            /** Unit */
-            unit: string;
-            workload: components["schemas"]["Workload"];
+            at: string;
+            /**
+             * Timezone
+             * @description the schedule's IANA zone, e.g. Europe/Berlin
+             */
+            timezone: string;
+            /**
+             * Utc Offset
+             * @description e.g. +02:00 (daylight saving time shows here)
+             */
+            utc_offset: string;
         };
         /**
          * LoginIn
@@ -4053,38 +3841,6 @@ export interface components {
          * @enum {string}
          */
         MeasuredPer: "direction" | "job";
-        /**
-         * MeasuredRatio
-         * @description The team's measurements of one spec line: measured ÷ spec.
-         */
-        MeasuredRatio: {
-            /**
-             * Above Spec
-             * @description results above the spec (a cache answered), left out
-             */
-            above_spec: number;
-            /** High */
-            high: number | null;
-            /** Low */
-            low: number | null;
-            /**
-             * Median
-             * @description over results not above the spec; None when all were
-             */
-            median: number | null;
-            metric: components["schemas"]["Metric"];
-            /**
-             * N
-             * @description results the median is taken over
-             */
-            n: number;
-            /**
-             * Trusted
-             * @description there are measurements of the sustained figure
-             */
-            trusted: boolean;
-            workload: components["schemas"]["Workload"];
-        };
         /**
          * Medium
          * @description What stores the bytes, as the vendor describes it.
@@ -4358,24 +4114,6 @@ export interface components {
             version: number;
         };
         /**
-         * PlannerAnswer
-         * @description Every class considered, feasible ones first, by cost then headroom.
-         */
-        PlannerAnswer: {
-            /** Candidates */
-            candidates: components["schemas"]["Candidate"][];
-            client: components["schemas"]["HostBounds"];
-        };
-        /**
-         * PlannerRequest
-         * @description A workload (one or more demands, met at once) and its constraints.
-         */
-        PlannerRequest: {
-            constraints?: components["schemas"]["Constraints"];
-            /** Demands */
-            demands: components["schemas"]["DemandIn"][];
-        };
-        /**
          * PolicyIn
          * @description A team's detection policy; percent and zscore need a threshold, e_divisive takes none.
          */
@@ -4415,6 +4153,12 @@ export interface components {
             /** Updated By */
             updated_by: string | null;
         };
+        /**
+         * Pooling
+         * @description How results become sides of a comparison.
+         * @enum {string}
+         */
+        Pooling: "measured" | "run";
         /**
          * PresetFigure
          * @description A figure the publisher says one client host should see (a storage class's spec has its own).
@@ -4504,39 +4248,6 @@ export interface components {
             };
         };
         /**
-         * PreviousRun
-         * @description The run compared with, and where the full comparison opens.
-         */
-        PreviousRun: {
-            /**
-             * Compare Path
-             * @description the web UI path of the comparison with both runs' results
-             */
-            compare_path: string;
-            /** Measured At */
-            measured_at: string | null;
-            /** Run Id */
-            run_id: number;
-        };
-        /**
-         * PreviousStanding
-         * @description A figure against the same figure of the previous run of the same plan on the same target.
-         */
-        PreviousStanding: {
-            /**
-             * Delta Pct
-             * @description this figure's change against it, in percent
-             */
-            delta_pct: number | null;
-            /**
-             * Value
-             * @description the previous run's figure (median of its repetitions)
-             */
-            value: number | null;
-            /** @description the comparison's verdict and its test */
-            verdict: components["schemas"]["VerdictOut"] | null;
-        };
-        /**
          * ProgressReport
          * @description Samples since the last report (may be empty: then it only asks whether to go on).
          */
@@ -4608,26 +4319,6 @@ export interface components {
              */
             status: "ready" | "not ready";
         };
-        /**
-         * RegressionStanding
-         * @description The regression state of the series these results belong to.
-         */
-        RegressionStanding: {
-            /**
-             * Change Points
-             * @description unacknowledged regressions of these series
-             */
-            change_points: components["schemas"]["ChangePointOut"][];
-            /** Message */
-            message: string;
-            state: components["schemas"]["RegressionState"];
-        };
-        /**
-         * RegressionState
-         * @description Where the series these results belong to stand in the history.
-         * @enum {string}
-         */
-        RegressionState: "regression" | "acknowledged" | "improvement" | "ok" | "not_watched";
         /**
          * RelabelledOut
          * @description The results as they are now labelled.
@@ -5238,8 +4929,16 @@ export interface components {
             name: string;
             /** Next Fire At */
             next_fire_at: string | null;
-            /** Next Fire Times */
+            /**
+             * Next Fire Times
+             * @description the next slots in UTC
+             */
             next_fire_times: string[];
+            /**
+             * Next Slots
+             * @description the same slots in the schedule's zone, named
+             */
+            next_slots: components["schemas"]["LocalSlot"][];
             plan: components["schemas"]["NamedRef"];
             /** Repetitions */
             repetitions: number;
@@ -5388,7 +5087,7 @@ export interface components {
             run_ids: number[];
             /**
              * Series
-             * @description the run's label, the run, or an import's label
+             * @description the run's label, the plan (every run of it on the target), the run (pooled by run), or an import's label
              */
             series: string;
             /** Storage Class */
@@ -5414,8 +5113,16 @@ export interface components {
         SlotPreview: {
             /** Cron */
             cron: string;
-            /** Next Fire Times */
+            /**
+             * Next Fire Times
+             * @description the next slots in UTC
+             */
             next_fire_times: string[];
+            /**
+             * Next Slots
+             * @description the same slots in the zone, named
+             */
+            next_slots: components["schemas"]["LocalSlot"][];
             /** Timezone */
             timezone: string;
         };
@@ -5535,42 +5242,6 @@ export interface components {
             version: number;
         };
         /**
-         * SpecStanding
-         * @description A figure against the spec line of its class for this kind of test, in the spec's unit.
-         */
-        SpecStanding: {
-            /** Expected */
-            expected: number;
-            /**
-             * Low
-             * @description the low end of a published range
-             */
-            low: number | null;
-            /**
-             * Measured
-             * @description the figure in the spec's unit
-             */
-            measured: number;
-            metric: components["schemas"]["Metric"];
-            /**
-             * Percent
-             * @description measured as a percentage of expected
-             */
-            percent: number;
-            /**
-             * Unit
-             * @description the spec's unit: IOPS, MB/s or ms
-             */
-            unit: string;
-            verdict: components["schemas"]["Verdict"];
-        };
-        /**
-         * SpecSummary
-         * @description The worst spec standing among the headline figures.
-         * @enum {string}
-         */
-        SpecSummary: "below" | "above" | "meets" | "no_spec";
-        /**
          * SpecVersionList
          * @description Every version of a class's spec, oldest first.
          */
@@ -5589,6 +5260,24 @@ export interface components {
             clock_offset_ms?: number | null;
             /** Fio Started At */
             fio_started_at?: string | null;
+        };
+        /**
+         * StepFigureOut
+         * @description One figure that changed at a step (a change point of its own, acknowledged with the step).
+         */
+        StepFigureOut: {
+            /** After Median */
+            after_median: number;
+            /** Before Median */
+            before_median: number;
+            /** Direction */
+            direction: string;
+            /** Id */
+            id: number;
+            /** Metric */
+            metric: string;
+            /** Ratio */
+            ratio: number;
         };
         /**
          * StorageClassCreate
@@ -5956,27 +5645,6 @@ export interface components {
          */
         VerdictKind: "better" | "worse" | "no_change" | "cant_tell" | "too_few";
         /**
-         * VerdictLine
-         * @description The headline figures of one direction of one job on one host.
-         */
-        VerdictLine: {
-            /** Direction */
-            direction: string;
-            /** Figures */
-            figures: components["schemas"]["HeadlineFigure"][];
-            /** Host Name */
-            host_name: string;
-            /** Job Name */
-            job_name: string;
-            /**
-             * N
-             * @description results (repetitions) the figures are the median of
-             */
-            n: number;
-            /** Result Ids */
-            result_ids: number[];
-        };
-        /**
          * VerdictOut
          * @description Whether a side differs from its reference beyond noise, and by how much.
          */
@@ -6021,65 +5689,6 @@ export interface components {
             text: string;
         };
         /**
-         * VerdictStrip
-         * @description What a run or result page opens with: each headline figure against the spec and the
-         *     previous run, the regression state, and the worst finding with its fix.
-         */
-        VerdictStrip: {
-            /** Lines */
-            lines: components["schemas"]["VerdictLine"][];
-            /**
-             * Previous Note
-             * @description what the previous run's comparison is, or why there is none
-             */
-            previous_note: string;
-            previous_run: components["schemas"]["PreviousRun"] | null;
-            regression: components["schemas"]["RegressionStanding"];
-            /**
-             * Result Ids
-             * @description the results the verdict is about
-             */
-            result_ids: number[];
-            /** Run Id */
-            run_id: number | null;
-            spec: components["schemas"]["SpecSummary"];
-            /**
-             * Text
-             * @description the verdict as plain lines (for a terminal)
-             */
-            text: string[];
-            worst_finding: components["schemas"]["WorstFinding"] | null;
-        };
-        /**
-         * VerificationPlan
-         * @description The saved plan, and where it can run.
-         */
-        VerificationPlan: {
-            /** Capacity Gib */
-            capacity_gib: number | null;
-            plan: components["schemas"]["PlanOut"];
-            /** Presets */
-            presets: string[];
-            /** Storage Class Id */
-            storage_class_id: number;
-            /**
-             * Target Ids
-             * @description the team's targets of this class (run the plan on one)
-             */
-            target_ids: number[];
-        };
-        /**
-         * VerificationRequest
-         * @description The workload again and the class chosen: its verification plan is saved.
-         */
-        VerificationRequest: {
-            constraints?: components["schemas"]["Constraints"];
-            /** Demands */
-            demands: components["schemas"]["DemandIn"][];
-            /** Storage Class Id */
-            storage_class_id: number;
-        };
-        /**
          * WebhookCreate
          * @description A URL to notify of the chosen events (public addresses only).
          */
@@ -6092,7 +5701,12 @@ export interface components {
             /** Description */
             description?: string | null;
             /** Events */
-            events: ("change_point.regression" | "change_point.improvement" | "schedule.firing_failed")[];
+            events: ("change_point.regression" | "change_point.improvement" | "schedule.firing_failed" | "schedule.run_failed")[];
+            /**
+             * @description storbench: the signed JSON envelope; slack: a Slack incoming-webhook message ({text, blocks}); teams: a Microsoft Teams MessageCard. Chat messages say the verdict in words and link to the run (on STORBENCH_PUBLIC_URL)
+             * @default storbench
+             */
+            format?: components["schemas"]["WebhookFormat"];
             /**
              * Url
              * @example https://hooks.example.com/storbench
@@ -6115,6 +5729,7 @@ export interface components {
             description: string | null;
             /** Events */
             events: string[];
+            format: components["schemas"]["WebhookFormat"];
             /** Id */
             id: number;
             latest_delivery?: components["schemas"]["DeliverySummary"] | null;
@@ -6128,6 +5743,12 @@ export interface components {
             /** Url */
             url: string;
         };
+        /**
+         * WebhookFormat
+         * @description The shape of the message a webhook receives.
+         * @enum {string}
+         */
+        WebhookFormat: "storbench" | "slack" | "teams";
         /**
          * WebhookList
          * @description The team's webhooks and the events one may subscribe to.
@@ -6156,6 +5777,7 @@ export interface components {
             description: string | null;
             /** Events */
             events: string[];
+            format: components["schemas"]["WebhookFormat"];
             /** Id */
             id: number;
             latest_delivery?: components["schemas"]["DeliverySummary"] | null;
@@ -6177,7 +5799,9 @@ export interface components {
             /** Description */
             description?: string | null;
             /** Events */
-            events?: ("change_point.regression" | "change_point.improvement" | "schedule.firing_failed")[] | null;
+            events?: ("change_point.regression" | "change_point.improvement" | "schedule.firing_failed" | "schedule.run_failed")[] | null;
+            /** @description storbench: the signed JSON envelope; slack: a Slack incoming-webhook message ({text, blocks}); teams: a Microsoft Teams MessageCard. Chat messages say the verdict in words and link to the run (on STORBENCH_PUBLIC_URL) */
+            format?: components["schemas"]["WebhookFormat"] | null;
             /** Url */
             url?: string | null;
         };
@@ -6321,20 +5945,6 @@ export interface components {
          * @enum {string}
          */
         Workload: "any" | "random_read" | "random_write" | "sequential_read" | "sequential_write";
-        /**
-         * WorstFinding
-         * @description The most serious methodology finding, with the result it was found in.
-         */
-        WorstFinding: {
-            finding: components["schemas"]["Finding"];
-            /** Result Id */
-            result_id: number;
-            /**
-             * Total
-             * @description how many findings these results have in all
-             */
-            total: number;
-        };
     };
     responses: never;
     parameters: never;
@@ -6890,6 +6500,8 @@ export interface operations {
                 /** @description result ids separated by commas (at most 200), e.g. 12,15,19 */
                 ids: string;
                 baseline?: number | null;
+                /** @description measured (default): runs of one plan on one target pool into one side per job and fingerprint, labels split them; run: each run is a side of its own */
+                pool?: components["schemas"]["Pooling"];
             };
             header?: never;
             path?: never;
@@ -6951,6 +6563,8 @@ export interface operations {
                 ids: string;
                 baseline?: number | null;
                 format?: components["schemas"]["ExportFormat"];
+                /** @description measured (default): runs of one plan on one target pool into one side per job and fingerprint, labels split them; run: each run is a side of its own */
+                pool?: components["schemas"]["Pooling"];
             };
             header?: never;
             path?: never;
@@ -8796,153 +8410,6 @@ export interface operations {
             };
         };
     };
-    plan_capacity_api_v1_planner_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlannerRequest"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlannerAnswer"];
-                };
-            };
-            /** @description Not signed in, or the credential is wrong, expired or revoked */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The request body is larger than this operation accepts */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The request is well-formed but its content cannot be accepted; or: the request cannot be accepted: one {field or option, value, reason} per problem */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The service was too busy to take the request in time: retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-        };
-    };
-    create_verification_plan_api_v1_planner_verification_plans_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["VerificationRequest"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerificationPlan"];
-                };
-            };
-            /** @description Not signed in, or the credential is wrong, expired or revoked */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The request clashes with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The request body is larger than this operation accepts */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The request is well-formed but its content cannot be accepted; or: the request cannot be accepted: one {field or option, value, reason} per problem */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The service was too busy to take the request in time: retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-        };
-    };
     list_plans_api_v1_plans_get: {
         parameters: {
             query?: {
@@ -9898,64 +9365,6 @@ export interface operations {
             };
         };
     };
-    get_result_api_v1_results__result_id__get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                result_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ResultOut"];
-                };
-            };
-            /** @description Not signed in, or the credential is wrong, expired or revoked */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The service was too busy to take the request in time: retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-        };
-    };
     delete_result_api_v1_results__result_id__delete: {
         parameters: {
             query?: never;
@@ -10190,64 +9599,6 @@ export interface operations {
                 };
             };
             /** @description No such resource in your team */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The service was too busy to take the request in time: retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-        };
-    };
-    result_verdict_api_v1_results__result_id__verdict_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                result_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerdictStrip"];
-                };
-            };
-            /** @description Not signed in, or the credential is wrong, expired or revoked */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10889,64 +10240,6 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the jobs must still be safe on the target and its hosts online (as when starting a run) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The service was too busy to take the request in time: retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-        };
-    };
-    run_verdict_api_v1_runs__run_id__verdict_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                run_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerdictStrip"];
-                };
-            };
-            /** @description Not signed in, or the credential is wrong, expired or revoked */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;

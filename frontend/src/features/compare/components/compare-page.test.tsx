@@ -49,6 +49,7 @@ function makeComparison(overrides: Partial<Comparison> = {}): Comparison {
   return {
     baseline_result_id: 1,
     result_ids: [1, 2, 3, 4, 5, 6],
+    pooling: "measured",
     identical: false,
     differences: [{ component: "mount", key: "mount.nconnect", values: [1, 8] }],
     sides: [
@@ -102,6 +103,8 @@ const groups: GroupsView = {
       min: 40_000,
       max: 44_000,
       result_ids: [1, 2, 3],
+      targets: 2,
+      targets_disagree: "the targets disagree: target #3 median 44,000 (n = 2) vs target #4 40,000 (n = 1), quartiles apart",
       capacity_gib: 1000,
       per_gib: 42,
       price_per_gib_month: 0.3,
@@ -283,6 +286,8 @@ describe("compare page", { timeout: 30_000 }, () => {
     expect(perf).toHaveTextContent("42.0k");
     expect(perf).toHaveTextContent("41.0k – 43.0k");
     expect(perf).toHaveTextContent("$7.14");
+    const warnings = screen.getByRole("list", { name: "Groups whose targets disagree" });
+    expect(warnings).toHaveTextContent("NAS performance · randread 4 KiB QD32 ×1: the targets disagree: target #3");
   });
 });
 
@@ -290,10 +295,12 @@ describe("group chart", () => {
   it("never averages job shapes: one category per shape, one bar per group key", () => {
     const { rows, series } = groupChart(groups);
     expect(rows).toEqual([
-      { shape: "randread 4 KiB QD32 ×1", g0: 42_000 },
-      { shape: "read 1 MiB QD8 ×1", g0: 900 },
+      { shape: "randread 4 KiB QD32 ×1", g0: 42_000, g0_p25: 41_000, g0_p75: 43_000, g0_n: 3 },
+      { shape: "read 1 MiB QD8 ×1", g0: 900, g0_p25: 900, g0_p75: 900, g0_n: 1 },
     ]);
-    expect(series.g0?.label).toBe("NAS performance");
+    // Each group's n in the legend, its p25–p75 as error bars.
+    expect(series.g0?.label).toBe("NAS performance (n = 4)");
+    expect(series.g0?.range).toEqual({ low: "g0_p25", high: "g0_p75" });
     expect(shapeLabel({ rw: "randread" })).toBe("randread");
   });
 });

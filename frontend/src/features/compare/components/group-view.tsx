@@ -51,11 +51,15 @@ export function groupChart(view: GroupsView): { rows: ChartRow[]; series: Record
     const shape = shapeLabel(group.shape);
     const row = rows.get(shape) ?? { shape };
     row[key] = group.median;
+    row[`${key}_p25`] = group.p25;
+    row[`${key}_p75`] = group.p75;
+    row[`${key}_n`] = group.n;
     rows.set(shape, row);
   }
   const series: Record<string, SeriesConfig> = {};
   shown.forEach((key, index) => {
-    series[`g${index}`] = { label: key, color: paletteColor(index) };
+    const id = `g${index}`;
+    series[id] = { label: `${key} (n = ${formatCount(counts.get(key) ?? 0)})`, color: paletteColor(index), range: { low: `${id}_p25`, high: `${id}_p75` } };
   });
   return { rows: [...rows.values()], series, hidden: ordered.slice(MAX_SERIES) };
 }
@@ -67,7 +71,7 @@ function money(value: number | null | undefined): string {
 function description(view: GroupsView, hidden: string[]) {
   return (
     <span className="small muted">
-      Median {figureLabel(view.figure)} ({view.direction}) per {GROUP_BY_LABELS[view.by].toLowerCase()}, one category per job shape:{" "}
+      Median {figureLabel(view.figure)} ({view.direction}) per {GROUP_BY_LABELS[view.by].toLowerCase()}, one category per job shape, error bars from p25 to p75, n in the legend:{" "}
       {view.note}.{view.truncated ? " Only the newest results were grouped: narrow the filters." : ""}
       {hidden.length ? ` Not drawn (fewest results): ${hidden.join(", ")}.` : ""}
     </span>
@@ -77,8 +81,21 @@ function description(view: GroupsView, hidden: string[]) {
 function GroupTable({ view }: { view: GroupsView }) {
   const perDollar = view.figure === "iops" ? "$ / 1,000 IOPS" : view.figure === "bw_bytes" ? "$ / MB/s" : null;
   const perGib = view.figure === "iops" || view.figure === "bw_bytes";
+  const disagreeing = view.groups.filter((group) => group.targets_disagree);
   return (
     <div className="table-frame">
+      {disagreeing.length ? (
+        <ul className="notice" aria-label="Groups whose targets disagree">
+          {disagreeing.map((group) => (
+            <li key={`${group.key}-${shapeLabel(group.shape)}`}>
+              <strong>
+                {group.key} · {shapeLabel(group.shape)}
+              </strong>
+              : {group.targets_disagree}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <table aria-label="Groups">
         <thead>
           <tr>

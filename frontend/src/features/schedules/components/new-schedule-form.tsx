@@ -1,3 +1,4 @@
+import { slotText } from "./slot-text";
 import { memo, useState, type FormEvent } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
@@ -146,8 +147,8 @@ function WhenFields({
       <div role="status" aria-label="Next slots" className="small">
         {preview.data && !preview.error ? (
           <>
-            Next: {preview.data.next_fire_times.map((iso) => formatDateTime(iso)).join(", ")}{" "}
-            <span className="muted">(your local time)</span>
+            Next: {preview.data.next_slots.map(slotText).join(", ")}{" "}
+            <span className="muted">({preview.data.timezone}; your local time: {preview.data.next_fire_times.map((iso) => formatDateTime(iso)).join(", ")})</span>
           </>
         ) : null}
       </div>

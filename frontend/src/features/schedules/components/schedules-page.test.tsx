@@ -22,6 +22,12 @@ function makeSchedule(overrides: Partial<Schedule> = {}): Schedule {
     created_by: "ana@example.com",
     next_fire_at: "2026-11-24T01:00:00Z",
     next_fire_times: ["2026-11-24T01:00:00Z", "2026-11-25T01:00:00Z", "2026-11-26T01:00:00Z"],
+    next_slots: ["2026-11-24", "2026-11-25", "2026-11-26"].map((day) => ({
+      at: `${day}T02:00:00+01:00`,
+      timezone: "Europe/Berlin",
+      abbreviation: "CET",
+      utc_offset: "+01:00",
+    })),
     last_firing: null,
     missed_total: 0,
     created_at: "2026-11-20T10:00:00Z",
@@ -31,7 +37,13 @@ function makeSchedule(overrides: Partial<Schedule> = {}): Schedule {
 }
 
 const SLOW = { timeout: 8000 };
-const SLOTS = { cron: "0 2 * * *", timezone: "UTC", next_fire_times: ["2026-11-24T02:00:00Z", "2026-11-25T02:00:00Z", "2026-11-26T02:00:00Z"] };
+const SLOT_TIMES = ["2026-11-24T02:00:00Z", "2026-11-25T02:00:00Z", "2026-11-26T02:00:00Z"];
+const SLOTS = {
+  cron: "0 2 * * *",
+  timezone: "UTC",
+  next_fire_times: SLOT_TIMES,
+  next_slots: SLOT_TIMES.map((iso) => ({ at: iso.replace("Z", "+00:00"), timezone: "UTC", abbreviation: "UTC", utc_offset: "+00:00" })),
+};
 
 describe("Schedules page", () => {
   it("creates a schedule after showing its next three slots", async () => {
@@ -116,6 +128,8 @@ describe("Schedules page", () => {
 
     const row = await screen.findByRole("row", { name: /nightly NAS/ }, SLOW);
     expect(within(row).getByRole("list", { name: "Next slots of nightly NAS" }).querySelectorAll("li")).toHaveLength(3);
+    // Slots read in the schedule's own zone, named.
+    expect(within(row).getByRole("list", { name: "Next slots of nightly NAS" })).toHaveTextContent("2026-11-24 02:00 CET");
     expect(row).toHaveTextContent("4 slots missed or refused");
     expect(row).toHaveTextContent("3 repetitions");
 

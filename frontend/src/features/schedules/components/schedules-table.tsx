@@ -1,3 +1,4 @@
+import { slotText } from "./slot-text";
 import { Fragment, useState } from "react";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { ConfirmAction } from "../../../components/ui/confirm-action";
@@ -26,9 +27,11 @@ function ScheduleCells({ schedule }: { schedule: Schedule }) {
       <td>
         {schedule.enabled ? (
           <ul className="plain-list small" aria-label={`Next slots of ${schedule.name}`}>
-            {schedule.next_fire_times.map((iso) => (
-              <li key={iso}>
-                <time dateTime={iso}>{formatDateTime(iso)}</time>
+            {schedule.next_slots.map((slot) => (
+              <li key={slot.at}>
+                <time dateTime={slot.at} title={`${formatDateTime(slot.at)} your local time (UTC${slot.utc_offset} in ${slot.timezone})`}>
+                  {slotText(slot)}
+                </time>
               </li>
             ))}
           </ul>

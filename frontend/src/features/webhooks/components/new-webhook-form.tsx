@@ -6,13 +6,20 @@ import { OneTimeSecret } from "../../../components/ui/one-time-secret";
 import { fieldErrors } from "../../../lib/api-client";
 import { type WebhookCreate, type WebhookCreated, useCreateWebhook } from "../api/create-webhook";
 
-const FIELDS = ["url", "events", "description"] as const;
+const FIELDS = ["url", "events", "format", "description"] as const;
 type EventName = WebhookCreate["events"][number];
 
 const EVENT_LABELS: Record<EventName, string> = {
   "change_point.regression": "Regression detected",
   "change_point.improvement": "Improvement detected",
   "schedule.firing_failed": "Scheduled run refused or missed",
+  "schedule.run_failed": "Scheduled run failed",
+};
+type WebhookFormat = NonNullable<WebhookCreate["format"]>;
+const FORMAT_LABELS: Record<WebhookFormat, string> = {
+  storbench: "storbench JSON (signed)",
+  slack: "Slack message",
+  teams: "Microsoft Teams card",
 };
 
 const VERIFY = `expected = "sha256=" + hmac_sha256(secret, timestamp + "." + raw_body).hexdigest()
@@ -44,6 +51,7 @@ export function NewWebhookForm({ events }: { events: string[] }) {
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
   const [chosen, setChosen] = useState<EventName[]>(["change_point.regression"]);
+  const [format, setFormat] = useState<WebhookFormat>("storbench");
   const [created, setCreated] = useState<WebhookCreated | null>(null);
   const createMutation = useCreateWebhook();
   const errors = fieldErrors(createMutation.error, FIELDS);
@@ -56,7 +64,7 @@ export function NewWebhookForm({ events }: { events: string[] }) {
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     createMutation.mutate(
-      { url: url.trim(), events: chosen, description: description.trim() === "" ? null : description.trim() },
+      { url: url.trim(), events: chosen, format, description: description.trim() === "" ? null : description.trim() },
       {
         onSuccess: (webhook) => {
           setCreated(webhook);
@@ -106,6 +114,21 @@ export function NewWebhookForm({ events }: { events: string[] }) {
             ))}
             {errors.events?.length ? <p className="field-error">{errors.events.join("; ")}</p> : null}
           </fieldset>
+          <FormField
+            label="Message format"
+            errors={errors.format}
+            hint="Slack and Teams get the verdict in words with a link to the run, for a channel's incoming webhook."
+          >
+            {(control) => (
+              <select {...control} value={format} onChange={(event) => setFormat(event.target.value as WebhookFormat)}>
+                {(Object.keys(FORMAT_LABELS) as WebhookFormat[]).map((key) => (
+                  <option key={key} value={key}>
+                    {FORMAT_LABELS[key]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
           <FormField label="Description" optional errors={errors.description}>
             {(control) => (
               <input {...control} maxLength={200} value={description} onChange={(event) => setDescription(event.target.value)} />

@@ -15,6 +15,7 @@ function makeWebhook(overrides: Partial<Schema<"WebhookOut">> = {}): Schema<"Web
     description: "ops channel",
     events: ["change_point.regression"],
     active: true,
+    format: "storbench",
     created_at: "2026-11-20T10:00:00Z",
     updated_at: "2026-11-20T10:00:00Z",
     latest_delivery: null,
@@ -57,6 +58,7 @@ describe("Webhooks page", () => {
     await user.type(within(form).getByLabelText("URL"), "https://hooks.example.com/new");
     await user.click(await within(form).findByRole("checkbox", { name: /Improvement detected/ }, SLOW));
     api.on("GET /api/v1/webhooks", { body: { items: [created], total: 1, events: EVENTS } });
+    await user.selectOptions(within(form).getByLabelText("Message format"), "Slack message");
     await user.click(within(form).getByRole("button", { name: "Register webhook" }));
 
     const panel = await screen.findByRole("region", { name: "Created webhook" }, SLOW);
@@ -64,6 +66,7 @@ describe("Webhooks page", () => {
     expect(api.callsTo("POST /api/v1/webhooks")[0]?.body).toEqual({
       url: "https://hooks.example.com/new",
       events: ["change_point.regression", "change_point.improvement"],
+      format: "slack",
       description: null,
     });
     await screen.findByRole("listitem", { name: "Webhook https://hooks.example.com/new" }, SLOW);
