@@ -152,3 +152,13 @@ def progress_samples(
         .where(ProgressSample.assignment_id.in_(assignment_ids), ProgressSample.id > after_id)
         .order_by(ProgressSample.id)
     ).all()
+
+
+def latest_samples(db: Session, assignment_id: int, count: int) -> Sequence[ProgressSample]:
+    """The assignment's `count` newest samples, newest first."""
+    return db.scalars(
+        select(ProgressSample)
+        .where(ProgressSample.assignment_id == assignment_id)
+        .order_by(ProgressSample.id.desc())
+        .limit(count)
+    ).all()
