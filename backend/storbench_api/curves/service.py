@@ -73,7 +73,9 @@ def curves(
     knee_figure = figure if figure.higher_is_better else (Figure.bw_bytes if axis == "bs" else Figure.iops)
     series: dict[str, list[Result]] = defaultdict(list)
     for result in results:
-        if axis_value(result.options, axis) is not None and _row(result, chosen) is not None:
+        row = _row(result, chosen)
+        # A job fio never reached (a stopped sweep's later points) measured nothing: no point.
+        if axis_value(result.options, axis) is not None and row is not None and row.iops > 0:
             series[_series_key(result, axis)].append(result)
     drawn: list[Curve] = []
     for key, members in series.items():

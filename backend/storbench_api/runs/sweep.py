@@ -191,11 +191,17 @@ def point_of(options: Mapping[str, Any], axes: Sequence[str]) -> dict[str, float
     return point
 
 
+def _did_io(result: Result) -> bool:
+    return any(int(d.get("io_bytes") or 0) > 0 for d in (result.detail or {}).values())
+
+
 def describe_sweep(record: Mapping[str, Any], results: Sequence[Result], repetitions: int) -> SweepOut:
     """The sweep with each point's results: measured once every repetition has whole results there."""
     axes: list[str] = list(record["axes"])
     found: dict[tuple[float, ...], list[Result]] = {}
     for result in results:
+        if not _did_io(result):
+            continue  # a point fio never reached before it was stopped: still pending
         point = point_of(result.options, axes)
         if point is not None:
             found.setdefault(tuple(point[name] for name in axes), []).append(result)
