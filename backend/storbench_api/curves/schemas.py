@@ -29,7 +29,7 @@ class KneeOut(BaseModel):
     latency_rise: float = Field(description="mean latency's rise on the next step (1.0: doubled)")
 
 
-class SpecLine(BaseModel):
+class CurveSpecLine(BaseModel):
     """What the series' storage class promises for this figure, in the figure's unit."""
 
     storage_class: str
@@ -53,7 +53,7 @@ class Curve(BaseModel):
     points: list[CurvePoint]
     knee: KneeOut | None
     knee_reason: str
-    spec_line: SpecLine | None = Field(
+    spec_line: CurveSpecLine | None = Field(
         description="the storage class's spec line for the figure, if it has one"
     )
     highest_load_under_bound: float | None = Field(

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from storbench_api.curves import repository
 from storbench_api.curves.axis import AXIS_OPTIONS, axis_value
 from storbench_api.curves.knee import LoadPoint, find_knee, highest_load_under
-from storbench_api.curves.schemas import Curve, CurvePoint, CurvesOut, KneeOut, SpecLine
+from storbench_api.curves.schemas import Curve, CurvePoint, CurvesOut, CurveSpecLine, KneeOut
 from storbench_api.errors import Invalid, NotFound
 from storbench_api.figures.definition import Figure, MeasuredPer
 from storbench_api.figures.schemas import describe
@@ -257,7 +257,7 @@ _SPEC_METRICS = {
 }
 
 
-def _spec_line(members: Sequence[Result], figure: Figure, direction: str) -> SpecLine | None:
+def _spec_line(members: Sequence[Result], figure: Figure, direction: str) -> CurveSpecLine | None:
     """The spec line the newest result of the series was judged by, for this figure and direction."""
     if figure not in _SPEC_METRICS:
         return None
@@ -266,7 +266,7 @@ def _spec_line(members: Sequence[Result], figure: Figure, direction: str) -> Spe
         for check in result.spec_checks or []:
             if check.get("direction") == direction and check.get("metric") == metric:
                 low = check.get("low")
-                return SpecLine(
+                return CurveSpecLine(
                     storage_class=result.storage_class or "",
                     value=float(check["expected"]) * factor,
                     low=float(low) * factor if low is not None else None,

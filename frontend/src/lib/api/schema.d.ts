@@ -2495,7 +2495,7 @@ export interface components {
             /** Run Id */
             run_id: number | null;
             /** @description the storage class's spec line for the figure, if it has one */
-            spec_line: components["schemas"]["storbench_api__curves__schemas__SpecLine"] | null;
+            spec_line: components["schemas"]["CurveSpecLine"] | null;
             /** Storage Class */
             storage_class: string | null;
             /** Title */
@@ -2544,6 +2544,20 @@ export interface components {
              * Value
              * @description the axis option's value (bs in bytes)
              */
+            value: number;
+        };
+        /**
+         * CurveSpecLine
+         * @description What the series' storage class promises for this figure, in the figure's unit.
+         */
+        CurveSpecLine: {
+            /** Formula */
+            formula: string;
+            /** Low */
+            low?: number | null;
+            /** Storage Class */
+            storage_class: string;
+            /** Value */
             value: number;
         };
         /**
@@ -5252,6 +5266,36 @@ export interface components {
             price_per_gib_month?: number | null;
         };
         /**
+         * SpecLine
+         * @description What the target's storage class promises for this figure, in the figure's own unit.
+         */
+        SpecLine: {
+            /** Formula */
+            formula: string;
+            /**
+             * Low
+             * @description the lower end of a published range, same unit
+             */
+            low: number | null;
+            /**
+             * Published
+             * @description the figure as published, e.g. '20,000 IOPS'
+             */
+            published: string;
+            /** Spec Version */
+            spec_version: number;
+            /** Storage Class */
+            storage_class: string;
+            /** Storage Class Id */
+            storage_class_id: number;
+            /**
+             * Value
+             * @description the promised figure in the trend's unit (IOPS, B/s or ns)
+             */
+            value: number;
+            workload: components["schemas"]["Workload"];
+        };
+        /**
          * SpecOut
          * @description One version of a class's spec.
          */
@@ -5731,7 +5775,7 @@ export interface components {
             /** Points */
             points: components["schemas"]["TrendPoint"][];
             /** @description the target's storage class promise, if it has a class */
-            spec: components["schemas"]["storbench_api__history__schemas__SpecLine"] | null;
+            spec: components["schemas"]["SpecLine"] | null;
             /** Target Id */
             target_id: number;
             /**
@@ -6062,50 +6106,6 @@ export interface components {
          * @enum {string}
          */
         Workload: "any" | "random_read" | "random_write" | "sequential_read" | "sequential_write";
-        /**
-         * SpecLine
-         * @description What the series' storage class promises for this figure, in the figure's unit.
-         */
-        storbench_api__curves__schemas__SpecLine: {
-            /** Formula */
-            formula: string;
-            /** Low */
-            low?: number | null;
-            /** Storage Class */
-            storage_class: string;
-            /** Value */
-            value: number;
-        };
-        /**
-         * SpecLine
-         * @description What the target's storage class promises for this figure, in the figure's own unit.
-         */
-        storbench_api__history__schemas__SpecLine: {
-            /** Formula */
-            formula: string;
-            /**
-             * Low
-             * @description the lower end of a published range, same unit
-             */
-            low: number | null;
-            /**
-             * Published
-             * @description the figure as published, e.g. '20,000 IOPS'
-             */
-            published: string;
-            /** Spec Version */
-            spec_version: number;
-            /** Storage Class */
-            storage_class: string;
-            /** Storage Class Id */
-            storage_class_id: number;
-            /**
-             * Value
-             * @description the promised figure in the trend's unit (IOPS, B/s or ns)
-             */
-            value: number;
-            workload: components["schemas"]["Workload"];
-        };
     };
     responses: never;
     parameters: never;
