@@ -13,6 +13,7 @@ from storbench_api import __version__, health
 from storbench_api.audit.router import router as audit_router
 from storbench_api.auth.router import router as auth_router
 from storbench_api.compare.router import router as compare_router
+from storbench_api.curves.router import router as curves_router
 from storbench_api.errors import install_error_handlers
 from storbench_api.figures.router import router as figures_router
 from storbench_api.fio_tools.router import router as fio_router
@@ -65,6 +66,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     runs_router,
     results_router,
     figures_router,
+    curves_router,
     history_router,
     verdict_router,
     compare_router,

@@ -77,8 +77,15 @@ class StatusStream:
 
 
 def _totals(document: dict[str, Any]) -> dict[str, dict[str, float]]:
-    """Per direction, summed over jobs: ios, bytes, runtime (ms, max) and latency sum (ns)."""
+    """Per direction, summed over jobs: ios, bytes, runtime (ms) and latency sum (ns).
+
+    Jobs of one reporting group run together (their runtime is the longest); stonewalled groups
+    (repetitions, a sweep's points) run one after the other, so their runtimes add up. Taking the
+    longest over every group would stop the clock after the first group, and every later second
+    would be dropped as a zero-length interval.
+    """
     totals: dict[str, dict[str, float]] = {}
+    group_runtime: dict[tuple[str, int], float] = {}
     for job in document["jobs"]:
         for direction in DIRECTIONS:
             stats = job.get(direction)
@@ -91,8 +98,11 @@ def _totals(document: dict[str, Any]) -> dict[str, dict[str, float]]:
             )
             entry["ios"] += ios
             entry["bytes"] += float(stats.get("io_bytes") or 0)
-            entry["runtime_ms"] = max(entry["runtime_ms"], float(stats.get("runtime") or 0))
+            key = (direction, int(job.get("groupid") or 0))
+            group_runtime[key] = max(group_runtime.get(key, 0.0), float(stats.get("runtime") or 0))
             entry["lat_sum_ns"] += float(lat.get("mean") or 0) * ios
+    for (name, _), runtime_ms in group_runtime.items():
+        totals[name]["runtime_ms"] += runtime_ms
     return totals
 
 

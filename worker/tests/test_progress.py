@@ -112,3 +112,22 @@ def test_the_sliver_between_the_last_second_and_the_final_report_is_not_a_sample
         _fed(report(1000, 50_000) + report(2000, 100_000) + report(2040, 102_032))
     ).collect()
     assert [round(s.directions["read"].iops) for s in samples] == [50_000, 50_000]
+
+
+def test_stonewalled_groups_one_after_the_other_give_a_sample_every_second(tmp_path: Path) -> None:
+    # A sweep's points (or repetitions): the second group starts once the first has run its 2 s.
+    def job(group: int, runtime_ms: int, ios: int) -> dict[str, object]:
+        read = {"total_ios": ios, "io_bytes": ios * 4096, "runtime": runtime_ms, "lat_ns": {"mean": 1000.0}}
+        return {"groupid": group, "read": read, "elapsed": 1}
+
+    def report(at_ms: int, *jobs: dict[str, object]) -> str:
+        return json.dumps({"timestamp_ms": 1_000_000 + at_ms, "jobs": list(jobs)}, indent=2) + "\n"
+
+    stream = _fed(
+        report(1000, job(0, 1000, 1000), job(1, 0, 0))
+        + report(2000, job(0, 2000, 2000), job(1, 0, 0))
+        + report(3000, job(0, 2000, 2000), job(1, 1000, 4000))
+        + report(4000, job(0, 2000, 2000), job(1, 2000, 8000))
+    )
+    samples = ProgressReporter(stream).collect()
+    assert [round(s.directions["read"].iops) for s in samples] == [1000, 1000, 4000, 4000]

@@ -100,6 +100,9 @@ class Run(TimestampMixin, Base):
     error: Mapped[str | None] = mapped_column(Text)
     # The jobs run this many times in a row; each result knows its repetition.
     repetitions: Mapped[int] = mapped_column(default=1, server_default="1")
+    # A sweep's axes, points in the order run, jobs as planned (one point) and early stop
+    # (runs.sweep.SweepRecord); jobs then hold every point's jobs. None: no sweep.
+    sweep: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # What the team calls this run ("after firmware 2.1", "nconnect=8"), set at start, editable.
     label: Mapped[str | None] = mapped_column(String(200))
     note: Mapped[str | None] = mapped_column(Text)

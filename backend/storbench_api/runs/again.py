@@ -8,6 +8,7 @@ from storbench_api.errors import Invalid
 from storbench_api.models import Run
 from storbench_api.runs import service, start
 from storbench_api.runs.schemas import RunAgain, RunCreate
+from storbench_api.runs.sweep import sweep_request
 
 
 def run_again(db: Session, principal: Principal, run_id: int, body: RunAgain) -> Run:
@@ -28,6 +29,8 @@ def run_again(db: Session, principal: Principal, run_id: int, body: RunAgain) ->
     }
     if "repetitions" in RunCreate.model_fields:
         request["repetitions"] = previous.repetitions
+    if previous.sweep:
+        request.update(sweep_request(previous.sweep))
     try:
         body_again = RunCreate.model_validate(request)
     except ValidationError as exc:

@@ -126,6 +126,20 @@ def cancel(run: Run, by: str) -> None:
     _log_end(run)
 
 
+def stop_early(run: Run, reason: str) -> None:
+    """End a running sweep that crossed its bound: cancelled with the reason; its workers stop fio."""
+    if run.status.is_terminal:
+        return
+    for assignment in run.assignments:
+        if not assignment.status.is_terminal:
+            finish_assignment(assignment, RunStatus.cancelled, reason)
+    run.status = RunStatus.cancelled
+    run.error = reason
+    run.finished_at = utcnow()
+    live.announce_after_commit(run)
+    _log_end(run)
+
+
 def fail_undispatchable(db: Session, run: Run, reason: str) -> None:
     """Mark a run failed because its work could not be handed to the broker."""
     for assignment in run.assignments:

@@ -21,8 +21,10 @@ from storbench_api.runs.schemas import (
     RunHeadline,
     RunOut,
     RunProgress,
+    SweepOut,
     TargetRef,
 )
+from storbench_api.runs.sweep import describe_sweep
 from storbench_api.security import keyed_name
 from storbench_api.settings import get_settings
 from storbench_protocol.assignments import AssignmentTarget, WorkerAssignment
@@ -133,6 +135,7 @@ def _describe(run: Run, results: Sequence[Result]) -> RunOut:
         jobs=jobs_out(run.jobs),
         shared_files=run.shared_files,
         repetitions=run.repetitions,
+        sweep=_sweep_out(run, results),
         created_at=run.created_at,
         started_at=run.started_at,
         finished_at=run.finished_at,
@@ -142,6 +145,12 @@ def _describe(run: Run, results: Sequence[Result]) -> RunOut:
         assignments=[_assignment_out(a) for a in run.assignments],
         results=[results_service.describe(r) for r in results],
     )
+
+
+def _sweep_out(run: Run, results: Sequence[Result]) -> SweepOut | None:
+    if not run.sweep:
+        return None
+    return describe_sweep(run.sweep, results, run.repetitions)
 
 
 def run_progress(db: Session, run: Run, after_id: int = 0) -> RunProgress:
@@ -188,7 +197,8 @@ def worker_assignment(assignment: Assignment) -> WorkerAssignment:
         lays_out=lays_out_files(assignment),
         scratch_name=scratch_name(assignment),
         host_count=len(run.assignments),
-        repetitions=run.repetitions,
+        # A sweep's jobs hold each point's repetitions already (runs.sweep).
+        repetitions=1 if run.sweep else run.repetitions,
     )
 
 

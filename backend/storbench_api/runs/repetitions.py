@@ -19,13 +19,28 @@ from storbench_fio.repetitions import groups_per_repetition, repetition_of_group
 FIO_MAX_JOBS = 4096
 
 
-def ensure_repetitions_fit(jobs: Sequence[dict[str, Any]], repetitions: int) -> None:
-    """Invalid (naming `repetitions`) when N repetitions would exceed what one run may take."""
-    if repetitions == 1:
+def ensure_repetitions_fit(jobs: Sequence[dict[str, Any]], repetitions: int, *, swept: bool = False) -> None:
+    """Invalid (naming `repetitions`) when N repetitions would exceed what one run may take.
+
+    A sweep's points are checked even without repetitions: every point's jobs are in `jobs`.
+    """
+    if repetitions == 1 and not swept:
         return
     settings = get_settings()
     longest = settings.max_runtime * settings.max_jobs_per_plan
     one = expected_duration(jobs)
+    if swept and repetitions == 1 and one > longest:
+        raise Invalid(
+            f"the sweep's points (and their repetitions) would take about {_hours(one)}; a run may take "
+            f"at most {_hours(longest)}",
+            [{"field": "sweep", "reason": "fewer points or repetitions, or a shorter runtime per point"}],
+        )
+    if swept and repetitions == 1 and sum(int(job.get("numjobs") or 1) for job in jobs) > FIO_MAX_JOBS:
+        raise Invalid(
+            f"the sweep's points make more than {FIO_MAX_JOBS} fio jobs (numjobs counted); fio runs at "
+            f"most {FIO_MAX_JOBS} in one run",
+            [{"field": "sweep", "reason": "fewer points, or fewer numjobs"}],
+        )
     if one * repetitions > longest:
         raise Invalid(
             f"{repetitions} repetitions of these jobs would take about {_hours(one * repetitions)}; "
@@ -73,16 +88,17 @@ def repetition_of_results(
 
 
 def without_added_stonewalls(
-    report: FioReport, run_jobs: Sequence[dict[str, Any]], repetitions: int
+    report: FioReport, planned_jobs: Sequence[dict[str, Any]], added: bool
 ) -> FioReport:
-    """The report with the stonewall storbench added between repetitions removed from job options.
+    """The report with the stonewall storbench added (between repetitions or sweep points) removed
+    from job options.
 
-    So every repetition's result carries the options of the job as planned, and compares equal to
-    a single run of it.
+    So every repetition's or point's result carries the options of the job as planned, and compares
+    equal to a single run of it.
     """
-    if repetitions <= 1:
+    if not added:
         return report
-    planned = {job.get("name"): bool(job.get("stonewall")) for job in run_jobs}
+    planned = {job.get("name"): bool(job.get("stonewall")) for job in planned_jobs}
     jobs = [
         job.model_copy(update={"job_options": {k: v for k, v in job.job_options.items() if k != "stonewall"}})
         if "stonewall" in job.job_options and not planned.get(job.name, True)
@@ -90,3 +106,21 @@ def without_added_stonewalls(
         for job in report.jobs
     ]
     return report.model_copy(update={"jobs": jobs})
+
+
+def keep_whole_groups(stored: Sequence[Any], report: FioReport) -> None:
+    """On a stopped fio, only the results of its last reporting group with I/O (and later) are partial.
+
+    Stonewalled groups run one after the other: every group before the last one that did I/O had
+    finished when fio stopped (a sweep's earlier points, a run's earlier repetitions).
+    """
+    active = [
+        job.groupid or 0
+        for job in report.jobs
+        if any(direction.io_bytes > 0 for direction in job.directions.values())
+    ]
+    if not active:
+        return
+    last = max(active)
+    for result, job in zip(stored, report.jobs, strict=False):
+        result.partial = (job.groupid or 0) >= last

@@ -165,3 +165,13 @@ def firing_of_run(db: Session, run_id: int) -> tuple[ScheduleFiring, Schedule] |
     )
     row = db.execute(query).first()
     return (row[0], row[1]) if row is not None else None
+
+
+def latest_samples(db: Session, assignment_id: int, count: int) -> Sequence[ProgressSample]:
+    """The assignment's `count` newest samples, newest first."""
+    return db.scalars(
+        select(ProgressSample)
+        .where(ProgressSample.assignment_id == assignment_id)
+        .order_by(ProgressSample.id.desc())
+        .limit(count)
+    ).all()

@@ -21,6 +21,7 @@ from storbench_api.models import Host, Plan, Target, TargetKind
 from storbench_api.plans import repository as plans_repository
 from storbench_api.runs.repetitions import ensure_repetitions_fit
 from storbench_api.runs.schemas import RunCreate
+from storbench_api.runs.sweep import plan_sweep
 from storbench_api.settings import get_settings
 from storbench_api.targets import repository as targets_repository
 from storbench_api.targets import service as targets_service
@@ -43,6 +44,8 @@ class RunPlan:
     hosts: list[Host]
     shared_files: bool
     repetitions: int
+    # What runs.sweep keeps (axes, points in order, jobs as planned, early stop); None: no sweep.
+    sweep: dict[str, Any] | None
     confirmed_destructive: bool
     # The least free space and memory the hosts reported (None: unknown, or a block device's space).
     free_bytes: int | None
@@ -69,6 +72,9 @@ def plan_run(db: Session, team_id: int, body: RunCreate) -> RunPlan:
             [{"field": "target_id", "value": str(body.target_id), "reason": "unknown target"}],
         )
     jobs, plan, source_name = _jobs_for(db, team_id, body)
+    planned_sweep = plan_sweep(jobs, body) if body.sweep else None
+    # Each point must be safe on the target as a run of its own (the points share their files).
+    each_point = planned_sweep.points_jobs if planned_sweep else [jobs]
     hosts, host_problems = _participants(db, team_id, target.host, body)
     for host in hosts:
         placeable = targets_service.ensure_placeable
@@ -76,11 +82,13 @@ def plan_run(db: Session, team_id: int, body: RunCreate) -> RunPlan:
     free = _free_bytes_of(hosts, target)
     memory = _memory_of(hosts)
     shared_files, sharing_problems = _shared_files(body, target, plan)
-    problems = [
-        *_preset_platform_problems(body.preset_id, hosts),
-        *_caught(
+    run_jobs = planned_sweep.jobs if planned_sweep else jobs
+    safety_problems = [
+        problem
+        for point_jobs in each_point
+        for problem in _caught(
             ensure_safe_on_target,
-            jobs,
+            point_jobs,
             kind=target.kind,
             path=target.path,
             destructive=target.destructive,
@@ -88,19 +96,29 @@ def plan_run(db: Session, team_id: int, body: RunCreate) -> RunPlan:
             host_memory_bytes=memory,
             host_count=len(hosts),
             free_bytes=free,
+        )
+    ]
+    problems = [
+        *(planned_sweep.problems if planned_sweep else []),
+        *_preset_platform_problems(body.preset_id, hosts),
+        *safety_problems[:1],
+        *(
+            _caught(ensure_repetitions_fit, run_jobs, 1, swept=True)
+            if planned_sweep
+            else _caught(ensure_repetitions_fit, jobs, body.repetitions)
         ),
-        *_caught(ensure_repetitions_fit, jobs, body.repetitions),
         *sharing_problems,
         *host_problems,
     ]
     return RunPlan(
         target=target,
-        jobs=jobs,
+        jobs=run_jobs,
         plan=plan,
         source_name=source_name,
         hosts=hosts,
         shared_files=shared_files,
         repetitions=body.repetitions,
+        sweep=planned_sweep.record if planned_sweep else None,
         confirmed_destructive=body.confirm_destructive,
         free_bytes=free,
         memory_bytes=memory,

@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    ConfigDict,
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
@@ -22,6 +23,41 @@ from storbench_api.models import RunStatus, TargetKind
 from storbench_api.results.schemas import ResultOut
 from storbench_api.wire import JSON_INTEGER, NO_NUL, RequestBody
 from storbench_protocol.progress import Direction, DirectionSample
+
+SweepValue = Annotated[int, Field(ge=0, le=2**40, strict=False), JSON_INTEGER]
+
+
+class SweepAxis(RequestBody):
+    """One swept option: its values listed, or a geometric range from → to (included) × factor."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    option: str = Field(
+        min_length=1, max_length=40, description="iodepth, numjobs, bs (bytes), rwmixread, rate, rate_iops"
+    )
+    values: list[SweepValue] | None = Field(default=None, min_length=1, max_length=256)
+    start: SweepValue | None = Field(default=None, alias="from", ge=1)
+    to: SweepValue | None = None
+    factor: Annotated[float, Field(gt=1, le=64, strict=False)] | None = None
+
+    @model_validator(mode="after")
+    def _values_or_range(self) -> "SweepAxis":
+        ranged = (self.start, self.to, self.factor)
+        if self.values is not None and any(v is not None for v in ranged):
+            raise ValueError("give either values or from, to and factor, not both")
+        if self.values is None and any(v is None for v in ranged):
+            raise ValueError("give values, or all of from, to and factor")
+        if self.start is not None and self.to is not None and self.to < self.start:
+            raise ValueError("to must not be below from")
+        return self
+
+
+class SweepStop(RequestBody):
+    """End a sweep early once a point's latency crosses a bound (the points measured are kept)."""
+
+    # Mean latency, read from the per-second samples as they land (held for STOP_AFTER_SECONDS).
+    figure: Literal["lat_mean_ns"] = "lat_mean_ns"
+    above_ns: Annotated[int, Field(ge=1, le=10**13, strict=False), JSON_INTEGER]
 
 
 class RunCreate(RequestBody):
@@ -45,6 +81,13 @@ class RunCreate(RequestBody):
     note: str | None = Field(default=None, max_length=4000, pattern=NO_NUL)
     # Run the jobs this many times in a row (never overlapping); each result knows its repetition.
     repetitions: Annotated[int, Field(ge=1, le=100, strict=False), JSON_INTEGER] = 1
+    # Run the jobs at every point of these options' values (the first axis slowest), one point after
+    # the other; each result knows its point from its options.
+    sweep: list[SweepAxis] | None = Field(default=None, min_length=1, max_length=3)
+    # Visit the points in a random order (fixed by the seed) so a drift in time is not read as a trend.
+    sweep_shuffle: bool = False
+    sweep_seed: Annotated[int, Field(ge=0, le=2**31, strict=False), JSON_INTEGER] = 0
+    sweep_stop: SweepStop | None = None
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> "RunCreate":
@@ -169,6 +212,25 @@ class Aggregate(BaseModel):
     method: str
 
 
+class SweepPointOut(BaseModel):
+    """One point of a sweep, in the order run: its options' values and the results measured there."""
+
+    values: dict[str, int]
+    # measured: every repetition's results; partial: some, or cut short; pending: none (yet).
+    status: Literal["measured", "partial", "pending"]
+    result_ids: list[int] = Field(default_factory=list)
+
+
+class SweepOut(BaseModel):
+    """The sweep a run executes: its axes, its points in the order run, and its early stop."""
+
+    axes: list[str]
+    shuffled: bool = False
+    stop: SweepStop | None = None
+    points: list[SweepPointOut]
+    measured_points: int
+
+
 class RunOut(BaseModel):
     """A run with its status and, once measured, its results."""
 
@@ -188,6 +250,8 @@ class RunOut(BaseModel):
     shared_files: bool = False
     # The jobs ran this many times in a row; each result has its repetition (0-based).
     repetitions: int = 1
+    # The options swept and the points in the order run, each with its results (None: no sweep).
+    sweep: SweepOut | None = None
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None

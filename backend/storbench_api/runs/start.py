@@ -31,6 +31,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> Run:
         shared_files=planned.shared_files,
         status=RunStatus.queued,
         repetitions=planned.repetitions,
+        sweep=planned.sweep,
     )
     run.target = target
     run.assignments = []

@@ -12,7 +12,8 @@ from storbench_api.kit.logs import bind
 from storbench_api.models import Assignment, Host
 from storbench_api.results import service as results_service
 from storbench_api.results.provenance import Provenance
-from storbench_api.runs import lifecycle, presenters, repetitions, repository
+from storbench_api.runs import early_stop, lifecycle, presenters, repetitions, repository
+from storbench_api.runs.sweep import repetition_of_sweep_results
 from storbench_protocol.assignments import (
     AssignmentState,
     BarrierState,
@@ -51,6 +52,8 @@ def report_progress(db: Session, host: Host, assignment_id: int, report: Progres
     """Keep the samples (shown live, kept with the result); the answer says whether fio goes on."""
     assignment = _assignment_of(db, host, assignment_id)
     lifecycle.record_progress(db, assignment, report.samples)
+    if report.samples and assignment.run.sweep:
+        early_stop.check(db, assignment)
     return _state(assignment)
 
 
@@ -78,13 +81,19 @@ def store_result(db: Session, host: Host, assignment_id: int, upload: ResultUplo
     if not stored:
         run = assignment.run
         parsed = results_service.parse_output(upload.fio_output)
-        report = repetitions.without_added_stonewalls(parsed, run.jobs, run.repetitions)
+        planned_jobs = run.sweep["planned_jobs"] if run.sweep else run.jobs
+        added = run.repetitions > 1 or run.sweep is not None
+        report = repetitions.without_added_stonewalls(parsed, planned_jobs, added)
         source = Provenance.of_assignment(
             assignment,
             partial=upload.stopped_early is not None,
-            repetitions=repetitions.repetition_of_results(report, run.jobs, run.repetitions),
+            repetitions=repetition_of_sweep_results(report, run.sweep, run.repetitions)
+            if run.sweep
+            else repetitions.repetition_of_results(report, run.jobs, run.repetitions),
         )
         stored = results_service.store_report(db, source, report, upload.fio_output)
+        if upload.stopped_early is not None:
+            repetitions.keep_whole_groups(stored, report)
         lifecycle.finish_measured(
             assignment,
             failed_jobs=[job.name for job in report.jobs if job.error],

@@ -13,6 +13,7 @@ const NAV = [
   { to: "/runs", label: "Runs", end: false, ownersOnly: false },
   { to: "/results", label: "Results", end: false, ownersOnly: false },
   { to: "/compare", label: "Compare", end: false, ownersOnly: false },
+  { to: "/curves", label: "Curves", end: false, ownersOnly: false },
   { to: "/history", label: "History", end: false, ownersOnly: false },
   { to: "/regressions", label: "Regressions", end: false, ownersOnly: false },
   { to: "/plans", label: "Plans", end: false, ownersOnly: false },

@@ -12,6 +12,7 @@ import { comparisonQueryOptions } from "../features/compare/api/get-comparison";
 import { GROUP_DEFAULTS, groupsQueryOptions } from "../features/compare/api/get-groups";
 import { previousComparisonQueryOptions } from "../features/compare/api/get-previous-comparison";
 import { savedViewQueryOptions } from "../features/compare/api/get-saved-view";
+import { curvesQueryOptions } from "../features/curves/api/get-curves";
 import { regressionsQueryOptions } from "../features/history/api/list-regressions";
 import { seriesQueryOptions } from "../features/history/api/list-series";
 import { listEnrollmentTokensQueryOptions } from "../features/hosts/api/list-enrollment-tokens";
@@ -49,6 +50,7 @@ import {
   runsListParams,
 } from "./page-params";
 import { RequireAuth } from "./require-auth";
+import { curvesParamsOf } from "./routes/curves-params";
 
 /** Starts a query into the cache (never throws: a failure is the page's to show when it asks). */
 type Start = QueryClient["prefetchQuery"];
@@ -108,6 +110,11 @@ function startResults({ start, params }: PageData): void {
   start(listResultsQueryOptions({ ...query, limit: RESULTS_PAGE_SIZE, cursor: params.get("cursor") || undefined }));
   start(listResultsQueryOptions({ ...query, limit: RESULTS_CHART_LIMIT }));
   start(listTargetsQueryOptions());
+}
+
+function startCurves({ start, params }: PageData): void {
+  const asked = curvesParamsOf(params);
+  if (asked) start(curvesQueryOptions(asked));
 }
 
 function startHistory({ start, params }: PageData): void {
@@ -199,6 +206,7 @@ function resultPages(load: (startPage: StartPage) => LoaderFunction): RouteObjec
       }),
     },
     { path: "compare", lazy: lazyPage(() => import("./routes/compare"), (m) => m.CompareRoute), loader: load(startCompare) },
+    { path: "curves", lazy: lazyPage(() => import("./routes/curves"), (m) => m.CurvesRoute), loader: load(startCurves) },
     { path: "history", lazy: lazyPage(() => import("./routes/history"), (m) => m.HistoryRoute), loader: load(startHistory) },
     {
       path: "regressions",

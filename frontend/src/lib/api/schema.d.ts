@@ -332,6 +332,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/curves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Curves of a figure along a swept option, with their knee
+         * @description One curve per series (a run's job, or imported results of one label) and per host, each point the
+         *     median of its repetitions with their range; the knee is the last point before the curve saturates
+         *     (the next step adds < 5 % of IOPS or bandwidth while mean latency rises > 50 %), or null with the
+         *     reason; with p99_bound_ns, the highest load whose p99 stays under it.
+         */
+        get: operations["get_curves_api_v1_curves_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/enrollment-tokens": {
         parameters: {
             query?: never;
@@ -786,6 +809,26 @@ export interface paths {
          * @description Published recipes, parameters exactly as published.
          */
         get: operations["list_presets_api_v1_presets_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/presets/sweeps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sweep presets
+         * @description Common sweeps (queue depth, jobs, block size): a job and its sweep, to start as a run.
+         */
+        get: operations["list_sweep_presets_api_v1_presets_sweeps_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2467,6 +2510,119 @@ export interface components {
             usr_pct: number;
         };
         /**
+         * Curve
+         * @description One series: a run's job (or imported results of one label), on one host or all hosts together.
+         */
+        Curve: {
+            /**
+             * Highest Load Under Bound
+             * @description with p99_bound_ns: the highest axis value whose p99 (and every lower one's) is under it
+             */
+            highest_load_under_bound: number | null;
+            /** Host Name */
+            host_name: string | null;
+            /** Hosts */
+            hosts: string[];
+            /** Job Names */
+            job_names: string[];
+            /** Key */
+            key: string;
+            knee: components["schemas"]["KneeOut"] | null;
+            /** Knee Reason */
+            knee_reason: string;
+            /** Label */
+            label: string | null;
+            /** Points */
+            points: components["schemas"]["CurvePoint"][];
+            /** Run Id */
+            run_id: number | null;
+            /** @description the storage class's spec line for the figure, if it has one */
+            spec_line: components["schemas"]["CurveSpecLine"] | null;
+            /** Storage Class */
+            storage_class: string | null;
+            /** Title */
+            title: string;
+        };
+        /**
+         * CurvePoint
+         * @description One axis value: the median of its repetitions, their range, and the latency there.
+         */
+        CurvePoint: {
+            /**
+             * Clat P99 Ns
+             * @description median p99 completion latency of the repetitions
+             */
+            clat_p99_ns: number | null;
+            /**
+             * High
+             * @description the highest repetition
+             */
+            high: number;
+            /**
+             * Lat Mean Ns
+             * @description median mean latency of the repetitions
+             */
+            lat_mean_ns: number | null;
+            /**
+             * Low
+             * @description the lowest repetition
+             */
+            low: number;
+            /** Median */
+            median: number;
+            /**
+             * N
+             * @description repetitions measured at this point
+             */
+            n: number;
+            /**
+             * Partial
+             * @description some of its results were cut short (a cancelled or stopped run)
+             */
+            partial: boolean;
+            /** Result Ids */
+            result_ids: number[];
+            /**
+             * Value
+             * @description the axis option's value (bs in bytes)
+             */
+            value: number;
+        };
+        /**
+         * CurveSpecLine
+         * @description What the series' storage class promises for this figure, in the figure's unit.
+         */
+        CurveSpecLine: {
+            /** Formula */
+            formula: string;
+            /** Low */
+            low?: number | null;
+            /** Storage Class */
+            storage_class: string;
+            /** Value */
+            value: number;
+        };
+        /**
+         * CurvesOut
+         * @description Curves of one figure along one axis, one per series and host.
+         */
+        CurvesOut: {
+            /** Axis */
+            axis: string;
+            /** Curves */
+            curves: components["schemas"]["Curve"][];
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "read" | "write" | "trim";
+            figure: components["schemas"]["FigureOut"];
+            /** @description the throughput figure the knee is read on */
+            knee_figure: components["schemas"]["FigureOut"];
+            /** P99 Bound Ns */
+            p99_bound_ns: number | null;
+        };
+        /**
          * DeliveryList
          * @description A page of a webhook's deliveries, newest first, and how many it has.
          */
@@ -3769,6 +3925,26 @@ export interface components {
             notices?: components["schemas"]["NoticeOut"][];
         };
         /**
+         * KneeOut
+         * @description The last point before the curve saturates, and the step that shows it.
+         */
+        KneeOut: {
+            /**
+             * Gain
+             * @description the figure's change on the next step (0.02: +2 %)
+             */
+            gain: number;
+            /**
+             * Latency Rise
+             * @description mean latency's rise on the next step (1.0: doubled)
+             */
+            latency_rise: number;
+            /** Next Value */
+            next_value: number;
+            /** Value */
+            value: number;
+        };
+        /**
          * LatencyOut
          * @description Latency statistics in nanoseconds; percentiles keyed "50", "99.9", ….
          */
@@ -4583,6 +4759,19 @@ export interface components {
             repetitions?: number;
             /** Shared Files */
             shared_files?: boolean | null;
+            /** Sweep */
+            sweep?: components["schemas"]["SweepAxis"][] | null;
+            /**
+             * Sweep Seed
+             * @default 0
+             */
+            sweep_seed?: number;
+            /**
+             * Sweep Shuffle
+             * @default false
+             */
+            sweep_shuffle?: boolean;
+            sweep_stop?: components["schemas"]["SweepStop"] | null;
             /** Target Id */
             target_id: number;
         };
@@ -4684,6 +4873,7 @@ export interface components {
             /** Started At */
             started_at: string | null;
             status: components["schemas"]["RunStatus"];
+            sweep?: components["schemas"]["SweepOut"] | null;
             target: components["schemas"]["TargetRef"];
         };
         /**
@@ -5357,6 +5547,111 @@ export interface components {
             tier?: string | null;
             /** Vendor */
             vendor?: string | null;
+        };
+        /**
+         * SweepAxis
+         * @description One swept option: its values listed, or a geometric range from → to (included) × factor.
+         */
+        SweepAxis: {
+            /** Factor */
+            factor?: number | null;
+            /** From */
+            from?: number | null;
+            /**
+             * Option
+             * @description iodepth, numjobs, bs (bytes), rwmixread, rate, rate_iops
+             */
+            option: string;
+            /** To */
+            to?: number | null;
+            /** Values */
+            values?: number[] | null;
+        };
+        /**
+         * SweepOut
+         * @description The sweep a run executes: its axes, its points in the order run, and its early stop.
+         */
+        SweepOut: {
+            /** Axes */
+            axes: string[];
+            /** Measured Points */
+            measured_points: number;
+            /** Points */
+            points: components["schemas"]["SweepPointOut"][];
+            /**
+             * Shuffled
+             * @default false
+             */
+            shuffled?: boolean;
+            stop?: components["schemas"]["SweepStop"] | null;
+        };
+        /**
+         * SweepPointOut
+         * @description One point of a sweep, in the order run: its options' values and the results measured there.
+         */
+        SweepPointOut: {
+            /** Result Ids */
+            result_ids?: number[];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "measured" | "partial" | "pending";
+            /** Values */
+            values: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * SweepPresetList
+         * @description Every sweep preset.
+         */
+        SweepPresetList: {
+            /** Items */
+            items: components["schemas"]["SweepPresetOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * SweepPresetOut
+         * @description A common sweep: its job, the option it sweeps, and how long each point runs.
+         */
+        SweepPresetOut: {
+            /** Description */
+            description: string;
+            /** Id */
+            id: string;
+            /** Jobs */
+            jobs: {
+                [key: string]: unknown;
+            }[];
+            /** Name */
+            name: string;
+            /**
+             * Point Seconds
+             * @description ramp and runtime of one point
+             */
+            point_seconds: number;
+            /** Points */
+            points: number;
+            /** Repetitions */
+            repetitions: number;
+            /** Sweep */
+            sweep: components["schemas"]["SweepAxis"][];
+        };
+        /**
+         * SweepStop
+         * @description End a sweep early once a point's latency crosses a bound (the points measured are kept).
+         */
+        SweepStop: {
+            /** Above Ns */
+            above_ns: number;
+            /**
+             * Figure
+             * @default lat_mean_ns
+             * @constant
+             */
+            figure?: "lat_mean_ns";
         };
         /**
          * TargetCreate
@@ -7044,6 +7339,64 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_curves_api_v1_curves_get: {
+        parameters: {
+            query: {
+                /** @description the swept option: iodepth, numjobs, bs, rwmixread, rate, rate_iops */
+                axis: string;
+                /** @description ids separated by commas, e.g. 12,15,19 */
+                ids?: string | null;
+                /** @description ids separated by commas, e.g. 12,15,19 */
+                run_ids?: string | null;
+                figure?: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns";
+                direction?: ("read" | "write" | "trim") | null;
+                /** @description a p99 latency bound (ns) */
+                p99_bound_ns?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurvesOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: ids and run_ids must be your team's (an unknown result id is a 404 naming it; at most 2000 each); direction is required when the results did I/O in more than one */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8924,6 +9277,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PresetList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_sweep_presets_api_v1_presets_sweeps_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SweepPresetList"];
                 };
             };
             /** @description Not signed in, or the credential is wrong, expired or revoked */

@@ -10,13 +10,19 @@ import { describeJob, runRequirements } from "../../../lib/fio";
 import { formatSpecFigure } from "../../../lib/format";
 import { useRunCheck } from "../api/check-run";
 import { useCreateRun } from "../api/create-run";
+import { useSweepPresets } from "../api/list-sweep-presets";
+import type { RunCreate } from "../../../lib/api/types";
 import { DestructiveConfirm } from "./destructive-confirm";
 import { MoreHostsField } from "./more-hosts-field";
 import { RunCheckSummary } from "./run-check-summary";
 import { resolveRun, type ResolvedRun, type RunChoices, type RunOptions } from "./run-choices";
 import { RunSourceFields } from "./run-source-fields";
+import { NO_SWEEP, SweepFields, sweepBody, type SweepChoice } from "./sweep-fields";
 
-const INLINE_FIELDS: readonly string[] = ["target_id", "plan_id", "preset_id", "host_ids", "host_label", "label", "note", "repetitions"];
+const INLINE_FIELDS: readonly string[] = [
+  "target_id", "plan_id", "preset_id", "host_ids", "host_label", "label", "note", "repetitions",
+  "sweep", "sweep.0.option", "sweep.0.values", "sweep_stop.above_ns",
+];
 
 const NO_CHOICES: RunChoices = {
   targetId: "",
@@ -39,16 +45,23 @@ function useStartRun(options: RunOptions) {
   const [choices, setChoices] = useState(NO_CHOICES);
   const [details, setDetails] = useState({ label: "", note: "", repetitions: "1" });
   const [missing, setMissing] = useState<Missing>({});
+  const [sweep, setSweep] = useState<SweepChoice>(NO_SWEEP);
+  const sweepPresets = useSweepPresets().data?.items ?? [];
   const navigate = useNavigate();
   const createMutation = useCreateRun();
-  const run = resolveRun(choices, options);
+  const resolved = resolveRun(choices, options);
+  const sweepPreset = sweepPresets.find((preset) => preset.id === sweep.presetId);
+  // A sweep preset's job runs when no plan or preset is chosen.
+  const base: RunCreate | null =
+    resolved.body ?? (sweepPreset && resolved.target ? { target_id: resolved.target.id, jobs: sweepPreset.jobs as RunCreate["jobs"] } : null);
+  const run = { ...resolved, body: base ? { ...base, ...sweepBody(sweep) } : null };
   const check = useRunCheck(run.body);
   const inlineFields = run.asksSharedFiles ? [...INLINE_FIELDS, "shared_files"] : INLINE_FIELDS;
 
   function submit() {
     const problems: Missing = {
       target: run.target ? undefined : "Choose a target.",
-      plan: run.plan || run.preset ? undefined : "Choose a plan or preset.",
+      plan: run.plan || run.preset || sweepPreset ? undefined : "Choose a plan or preset.",
       confirm: run.needsConfirm && !run.confirmed ? "Confirm that this run may destroy the device's data." : undefined,
     };
     setMissing(problems);
@@ -66,7 +79,7 @@ function useStartRun(options: RunOptions) {
     if (checked) setMissing((current) => ({ ...current, confirm: undefined }));
   };
   const serverErrors = fieldErrors(createMutation.error, inlineFields);
-  return { choices, choose, confirm, details, setDetails, missing, run, check, createMutation, inlineFields, serverErrors, submit };
+  return { choices, choose, confirm, details, setDetails, missing, run, check, createMutation, inlineFields, serverErrors, submit, sweep, setSweep, sweepPresets };
 }
 
 /** Picks a target and a saved plan or preset, starts the run and opens it. */
@@ -100,6 +113,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
         />
         <RunDetailsFields values={form.details} onChange={form.setDetails} errors={serverErrors} />
         {run.preset ? <PresetSummary preset={run.preset} /> : null}
+        <SweepFields presets={form.sweepPresets} choice={form.sweep} onChange={form.setSweep} errors={serverErrors} />
         <JobsToRun jobs={run.jobs} />
         {run.target && run.otherHosts.length ? (
           <MoreHostsField

@@ -1,0 +1,111 @@
+"""Sweeps storage engineers run to see a storage system's shape: queue depth, jobs and block size.
+
+Each is a job as the published recipes write it (libaio, direct=1, time_based) with a sweep over one
+option, and a per-point runtime long enough for a stable figure yet short enough that the sweep
+fits in minutes: 30 s measured after a 5 s ramp (the managed NFS guide's ramp_time). The QD sweep is
+the practitioner's 1, 2, 4 … 256 at 4 KiB (a derived recipe: they measured it with another tool).
+"""
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from storbench_api.runs.schemas import SweepAxis
+
+_RUNTIME_S, _RAMP_S = 30, 5
+_PER_POINT = {
+    "ioengine": "libaio",
+    "direct": True,
+    "time_based": True,
+    "runtime": _RUNTIME_S,
+    "ramp_time": _RAMP_S,
+}
+
+
+class SweepPresetOut(BaseModel):
+    """A common sweep: its job, the option it sweeps, and how long each point runs."""
+
+    id: str
+    name: str
+    description: str
+    jobs: list[dict[str, Any]]
+    sweep: list[SweepAxis]
+    repetitions: int
+    point_seconds: int = Field(description="ramp and runtime of one point")
+    points: int
+
+
+class SweepPresetList(BaseModel):
+    """Every sweep preset."""
+
+    items: list[SweepPresetOut]
+    total: int
+
+
+def _preset(
+    id_: str, name: str, description: str, job: dict[str, Any], axis: dict[str, Any], points: int
+) -> SweepPresetOut:
+    return SweepPresetOut(
+        id=id_,
+        name=name,
+        description=description,
+        jobs=[{**_PER_POINT, **job}],
+        sweep=[SweepAxis.model_validate(axis)],
+        repetitions=1,
+        point_seconds=_RUNTIME_S + _RAMP_S,
+        points=points,
+    )
+
+
+SWEEP_PRESETS = [
+    _preset(
+        "qd-randread-4k",
+        "Queue depth 1→256, 4 KiB random read",
+        "Where random reads saturate: IOPS and latency at QD 1, 2, 4 … 256; the knee is the last QD "
+        "before the extra queue only waits.",
+        {"name": "randread-4k", "rw": "randread", "bs": "4k", "size": "1G"},
+        {"option": "iodepth", "from": 1, "to": 256, "factor": 2},
+        9,
+    ),
+    _preset(
+        "qd-randwrite-4k",
+        "Queue depth 1→256, 4 KiB random write",
+        "The practitioner's sweep: a SATA disk stays flat from QD 1 while latency doubles; a RAID0 "
+        "climbs to a plateau at QD 4.",
+        {"name": "randwrite-4k", "rw": "randwrite", "bs": "4k", "size": "1G"},
+        {"option": "iodepth", "from": 1, "to": 256, "factor": 2},
+        9,
+    ),
+    _preset(
+        "numjobs-randread-4k",
+        "Jobs 1→64, 4 KiB random read at QD 1",
+        "Concurrency by processes, as file services are measured (many jobs, QD 1): where more "
+        "clients stop adding IOPS.",
+        {
+            "name": "randread-jobs",
+            "rw": "randread",
+            "bs": "4k",
+            "size": "100M",
+            "iodepth": 1,
+            "group_reporting": True,
+        },
+        {"option": "numjobs", "from": 1, "to": 64, "factor": 2},
+        7,
+    ),
+    _preset(
+        "bs-read-4k-1m",
+        "Block size 4 KiB→1 MiB, sequential read at QD 32",
+        "Where bandwidth saturates as blocks grow: 4 KiB to 1 MiB sequential reads.",
+        {"name": "read-bs", "rw": "read", "size": "1G", "iodepth": 32},
+        {"option": "bs", "from": 4096, "to": 1048576, "factor": 2},
+        9,
+    ),
+    _preset(
+        "bs-write-4k-1m",
+        "Block size 4 KiB→1 MiB, sequential write at QD 32",
+        "Where bandwidth saturates as blocks grow: 4 KiB to 1 MiB sequential writes.",
+        {"name": "write-bs", "rw": "write", "size": "1G", "iodepth": 32},
+        {"option": "bs", "from": 4096, "to": 1048576, "factor": 2},
+        9,
+    ),
+]
