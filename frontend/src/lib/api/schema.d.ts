@@ -705,6 +705,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/planner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Size every class for a workload
+         * @description For each class: can it carry the workload, the smallest capacity, hosts, monthly cost, the
+         *     team's measured-to-spec ratios, and why not; feasible first, by cost then headroom.
+         */
+        post: operations["plan_capacity_api_v1_planner_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/planner/verification-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a candidate's verification plan
+         * @description The published recipes for the class and the demanded shapes, saved as a plan to run on a
+         *     target of that class at the proposed capacity.
+         */
+        post: operations["create_verification_plan_api_v1_planner_verification_plans_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plans": {
         parameters: {
             query?: never;
@@ -957,7 +999,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One result
+         * @description A result with its figures, percentiles, latency histogram, spec checks and findings.
+         */
+        get: operations["get_result_api_v1_results__result_id__get"];
         put?: never;
         post?: never;
         /**
@@ -1006,6 +1052,26 @@ export interface paths {
          * @description The output the result was read from: JSON for fio's JSON formats, text otherwise.
          */
         get: operations["download_raw_output_api_v1_results__result_id__raw_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/results/{result_id}/verdict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a result says: spec, previous run, regressions, worst finding
+         * @description As a run's verdict, for one result (an import has no previous run; one without a target no series).
+         */
+        get: operations["result_verdict_api_v1_results__result_id__verdict_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1161,6 +1227,28 @@ export interface paths {
          *     are the earlier run's unless given.
          */
         post: operations["run_again_api_v1_runs__run_id__run_again_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/verdict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a run's results say: spec, previous run, regressions, worst finding
+         * @description Each headline figure (IOPS, bandwidth, p99) against its class's spec and the previous run of
+         *     the same plan on the same target (with the comparison's test), the regression state of its series
+         *     and the most serious finding with its fix; `text` says it in plain lines.
+         */
+        get: operations["run_verdict_api_v1_runs__run_id__verdict_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2269,6 +2357,84 @@ export interface components {
             status: components["schemas"]["RunStatus"];
         };
         /**
+         * Candidate
+         * @description One storage class sized for the workload, or why it cannot carry it.
+         */
+        Candidate: {
+            /**
+             * Capacity Gib
+             * @description smallest capacity whose spec meets every demand
+             */
+            capacity_gib: number | null;
+            /** Feasible */
+            feasible: boolean;
+            /**
+             * Headroom
+             * @description the tightest line's figure ÷ its load at the proposed capacity
+             */
+            headroom: number | null;
+            /**
+             * Hosts
+             * @description client hosts needed at once
+             */
+            hosts: number | null;
+            /**
+             * Hosts By Nic
+             * @description hosts the throughput needs at one client's NIC speed
+             */
+            hosts_by_nic: number | null;
+            /** Lines */
+            lines: components["schemas"]["LineLoad"][];
+            /**
+             * Measured Capacity Gib
+             * @description the capacity needed if the team's measured-to-spec ratios hold
+             */
+            measured_capacity_gib: number | null;
+            /** @description the binding line's measurements, if any */
+            measured_ratio: components["schemas"]["MeasuredRatio"] | null;
+            /** Measurements */
+            measurements: components["schemas"]["MeasuredRatio"][];
+            /** Min Hosts */
+            min_hosts: number;
+            /**
+             * Monthly Cost
+             * @description proposed capacity × price; None when the class has no price
+             */
+            monthly_cost: number | null;
+            /** Name */
+            name: string;
+            /** Price Per Gib Month */
+            price_per_gib_month: number | null;
+            /**
+             * Proposed Capacity Gib
+             * @description what to buy: the larger of the two
+             */
+            proposed_capacity_gib: number | null;
+            protocol: components["schemas"]["Protocol"];
+            /** Provisioned Iops */
+            provisioned_iops: number | null;
+            /** Provisioned Mbps */
+            provisioned_mbps: number | null;
+            /** Published */
+            published: boolean;
+            /**
+             * Reasons
+             * @description why it cannot, or what to know before choosing it
+             */
+            reasons: string[];
+            /** Storage Class Id */
+            storage_class_id: number;
+            /** Tier */
+            tier: string;
+            /** Vendor */
+            vendor: string;
+            /**
+             * Verification Presets
+             * @description published recipes the verification plan runs
+             */
+            verification_presets: string[];
+        };
+        /**
          * CauseOut
          * @description One way the measurement differed between the result before a change and its first result.
          */
@@ -2494,6 +2660,40 @@ export interface components {
             sides: components["schemas"]["SideOut"][];
         };
         /**
+         * Constraints
+         * @description What limits the choice; everything optional.
+         */
+        Constraints: {
+            /**
+             * Budget
+             * @description most per month, in the price's currency
+             */
+            budget?: number | null;
+            /**
+             * Data Gib
+             * @description data the volume must hold
+             */
+            data_gib?: number | null;
+            /** Exclude Classes */
+            exclude_classes?: number[];
+            /**
+             * Host Nic Mbps
+             * @description one client's network in MB/s (default: the team's hosts' NICs, where they report them)
+             */
+            host_nic_mbps?: number | null;
+            /**
+             * Include Classes
+             * @description only these classes
+             */
+            include_classes?: number[] | null;
+            /** Max Hosts */
+            max_hosts?: number | null;
+            /** @description only classes of this protocol */
+            protocol?: components["schemas"]["Protocol"] | null;
+            /** Vendor */
+            vendor?: string | null;
+        };
+        /**
          * CpuOut
          * @description fio's own CPU use while measuring.
          */
@@ -2693,6 +2893,45 @@ export interface components {
             /** Last Status Code */
             last_status_code: number | null;
             status: components["schemas"]["DeliveryStatus"];
+        };
+        /**
+         * DemandIn
+         * @description One figure the workload needs, e.g. 20,000 IOPS of 8 KiB random reads with p99 under 2 ms.
+         */
+        DemandIn: {
+            /**
+             * Bs
+             * @description block size: bytes or fio's units (8k, 1M)
+             * @default 4k
+             */
+            bs?: string | number;
+            /**
+             * Figure
+             * @description IOPS, or MB/s (10^6 bytes, as vendors publish)
+             * @enum {string}
+             */
+            figure: "iops" | "mbps";
+            /**
+             * Latency Ms
+             * @example 2
+             */
+            latency_ms?: number | null;
+            /**
+             * Latency Percentile
+             * @example 99
+             */
+            latency_percentile?: number | null;
+            /**
+             * Rw
+             * @example randread
+             * @enum {string}
+             */
+            rw: "randread" | "randwrite" | "read" | "write";
+            /**
+             * Value
+             * @example 20000
+             */
+            value: number;
         };
         /**
          * DetectionMethod
@@ -3132,9 +3371,9 @@ export interface components {
             /** Allrandrepeat */
             allrandrepeat?: boolean | null;
             /** Blockalign */
-            blockalign?: number | null;
+            blockalign?: number | string | null;
             /** Bs */
-            bs?: number | null;
+            bs?: number | string | null;
             /** Bs Unaligned */
             bs_unaligned?: boolean | null;
             /** Bssplit */
@@ -3206,7 +3445,7 @@ export interface components {
             /** Iodepth Low */
             iodepth_low?: number | null;
             /** Ioengine */
-            ioengine?: ("libaio" | "io_uring" | "psync" | "sync" | "pvsync" | "pvsync2" | "vsync" | "posixaio" | "mmap" | "windowsaio" | "null") | null;
+            ioengine?: string | null;
             /** Kb Base */
             kb_base?: (1000 | 1024) | null;
             /** Lat Percentiles */
@@ -3242,7 +3481,7 @@ export interface components {
             /** Per Job Logs */
             per_job_logs?: boolean | null;
             /** Percentage Random */
-            percentage_random?: number | null;
+            percentage_random?: number | string | null;
             /** Percentile List */
             percentile_list?: number[] | null;
             /** Ramp Time */
@@ -3254,9 +3493,9 @@ export interface components {
             /** Randseed */
             randseed?: number | null;
             /** Rate */
-            rate?: number | null;
+            rate?: number | string | null;
             /** Rate Iops */
-            rate_iops?: number | null;
+            rate_iops?: number | string | null;
             /** Refill Buffers */
             refill_buffers?: boolean | null;
             /** Registerfiles */
@@ -3265,9 +3504,9 @@ export interface components {
             runtime?: number | null;
             /**
              * Rw
-             * @enum {string}
+             * @default read
              */
-            rw: "read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite";
+            rw?: ("read" | "write" | "randread" | "randwrite" | "rw" | "randrw" | "trim" | "randtrim" | "trimwrite" | "randtrimwrite") | string;
             /** Rwmixread */
             rwmixread?: number | null;
             /** Rwmixwrite */
@@ -3306,6 +3545,8 @@ export interface components {
             verify_fatal?: boolean | null;
             /** Zero Buffers */
             zero_buffers?: boolean | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * FioTextIn
@@ -3457,6 +3698,24 @@ export interface components {
             unit: components["schemas"]["FigureUnit"];
         };
         /**
+         * HeadlineFigure
+         * @description One headline figure of one job's direction on one host.
+         */
+        HeadlineFigure: {
+            figure: components["schemas"]["Figure"];
+            /** Higher Is Better */
+            higher_is_better: boolean;
+            previous: components["schemas"]["PreviousStanding"] | null;
+            /** @description against the class's spec (on the figure its line judges) */
+            spec: components["schemas"]["SpecStanding"] | null;
+            unit: components["schemas"]["FigureUnit"];
+            /**
+             * Value
+             * @description median over the repetitions in view
+             */
+            value: number | null;
+        };
+        /**
          * Health
          * @description Service status.
          */
@@ -3521,6 +3780,16 @@ export interface components {
             scheduler?: string | null;
             /** Size Bytes */
             size_bytes?: number | null;
+        };
+        /**
+         * HostBounds
+         * @description What one client host can move, as the planner assumed it.
+         */
+        HostBounds: {
+            /** Host Nic Mbps */
+            host_nic_mbps: number | null;
+            /** Source */
+            source: string;
         };
         /**
          * HostCreate
@@ -3963,6 +4232,28 @@ export interface components {
             stddev_ns: number;
         };
         /**
+         * LineLoad
+         * @description A spec line, the load the workload puts on it, and what it gives at the proposed capacity.
+         */
+        LineLoad: {
+            /**
+             * Headroom
+             * @description spec_at_capacity ÷ load (after any measured ratio)
+             */
+            headroom: number | null;
+            /** Load */
+            load: number;
+            metric: components["schemas"]["Metric"];
+            /**
+             * Spec At Capacity
+             * @description the spec's figure at the proposed capacity
+             */
+            spec_at_capacity: number | null;
+            /** Unit */
+            unit: string;
+            workload: components["schemas"]["Workload"];
+        };
+        /**
          * LocalSlot
          * @description A slot as the schedule's zone reads it: the instant with the zone's offset, and the zone named.
          */
@@ -4017,6 +4308,38 @@ export interface components {
          * @enum {string}
          */
         MeasuredPer: "direction" | "job";
+        /**
+         * MeasuredRatio
+         * @description The team's measurements of one spec line: measured ÷ spec.
+         */
+        MeasuredRatio: {
+            /**
+             * Above Spec
+             * @description results above the spec (a cache answered), left out
+             */
+            above_spec: number;
+            /** High */
+            high: number | null;
+            /** Low */
+            low: number | null;
+            /**
+             * Median
+             * @description over results not above the spec; None when all were
+             */
+            median: number | null;
+            metric: components["schemas"]["Metric"];
+            /**
+             * N
+             * @description results the median is taken over
+             */
+            n: number;
+            /**
+             * Trusted
+             * @description there are measurements of the sustained figure
+             */
+            trusted: boolean;
+            workload: components["schemas"]["Workload"];
+        };
         /**
          * Medium
          * @description What stores the bytes, as the vendor describes it.
@@ -4290,6 +4613,24 @@ export interface components {
             version: number;
         };
         /**
+         * PlannerAnswer
+         * @description Every class considered, feasible ones first, by cost then headroom.
+         */
+        PlannerAnswer: {
+            /** Candidates */
+            candidates: components["schemas"]["Candidate"][];
+            client: components["schemas"]["HostBounds"];
+        };
+        /**
+         * PlannerRequest
+         * @description A workload (one or more demands, met at once) and its constraints.
+         */
+        PlannerRequest: {
+            constraints?: components["schemas"]["Constraints"];
+            /** Demands */
+            demands: components["schemas"]["DemandIn"][];
+        };
+        /**
          * PolicyIn
          * @description A team's detection policy; percent and zscore need a threshold, e_divisive takes none.
          */
@@ -4424,6 +4765,39 @@ export interface components {
             };
         };
         /**
+         * PreviousRun
+         * @description The run compared with, and where the full comparison opens.
+         */
+        PreviousRun: {
+            /**
+             * Compare Path
+             * @description the web UI path of the comparison with both runs' results
+             */
+            compare_path: string;
+            /** Measured At */
+            measured_at: string | null;
+            /** Run Id */
+            run_id: number;
+        };
+        /**
+         * PreviousStanding
+         * @description A figure against the same figure of the previous run of the same plan on the same target.
+         */
+        PreviousStanding: {
+            /**
+             * Delta Pct
+             * @description this figure's change against it, in percent
+             */
+            delta_pct: number | null;
+            /**
+             * Value
+             * @description the previous run's figure (median of its repetitions)
+             */
+            value: number | null;
+            /** @description the comparison's verdict and its test */
+            verdict: components["schemas"]["VerdictOut"] | null;
+        };
+        /**
          * ProgressReport
          * @description Samples since the last report (may be empty: then it only asks whether to go on).
          */
@@ -4495,6 +4869,26 @@ export interface components {
              */
             status: "ready" | "not ready";
         };
+        /**
+         * RegressionStanding
+         * @description The regression state of the series these results belong to.
+         */
+        RegressionStanding: {
+            /**
+             * Change Points
+             * @description unacknowledged regressions of these series
+             */
+            change_points: components["schemas"]["ChangePointOut"][];
+            /** Message */
+            message: string;
+            state: components["schemas"]["RegressionState"];
+        };
+        /**
+         * RegressionState
+         * @description Where the series these results belong to stand in the history.
+         * @enum {string}
+         */
+        RegressionState: "regression" | "acknowledged" | "improvement" | "ok" | "not_watched";
         /**
          * RelabelledOut
          * @description The results as they are now labelled.
@@ -5432,6 +5826,42 @@ export interface components {
             version: number;
         };
         /**
+         * SpecStanding
+         * @description A figure against the spec line of its class for this kind of test, in the spec's unit.
+         */
+        SpecStanding: {
+            /** Expected */
+            expected: number;
+            /**
+             * Low
+             * @description the low end of a published range
+             */
+            low: number | null;
+            /**
+             * Measured
+             * @description the figure in the spec's unit
+             */
+            measured: number;
+            metric: components["schemas"]["Metric"];
+            /**
+             * Percent
+             * @description measured as a percentage of expected
+             */
+            percent: number;
+            /**
+             * Unit
+             * @description the spec's unit: IOPS, MB/s or ms
+             */
+            unit: string;
+            verdict: components["schemas"]["Verdict"];
+        };
+        /**
+         * SpecSummary
+         * @description The worst spec standing among the headline figures.
+         * @enum {string}
+         */
+        SpecSummary: "below" | "above" | "meets" | "no_spec";
+        /**
          * SpecVersionList
          * @description Every version of a class's spec, oldest first.
          */
@@ -5940,6 +6370,27 @@ export interface components {
          */
         VerdictKind: "better" | "worse" | "no_change" | "cant_tell" | "too_few";
         /**
+         * VerdictLine
+         * @description The headline figures of one direction of one job on one host.
+         */
+        VerdictLine: {
+            /** Direction */
+            direction: string;
+            /** Figures */
+            figures: components["schemas"]["HeadlineFigure"][];
+            /** Host Name */
+            host_name: string;
+            /** Job Name */
+            job_name: string;
+            /**
+             * N
+             * @description results (repetitions) the figures are the median of
+             */
+            n: number;
+            /** Result Ids */
+            result_ids: number[];
+        };
+        /**
          * VerdictOut
          * @description Whether a side differs from its reference beyond noise, and by how much.
          */
@@ -5982,6 +6433,65 @@ export interface components {
              * @description the verdict in words, naming the test, p and the ratio with its interval
              */
             text: string;
+        };
+        /**
+         * VerdictStrip
+         * @description What a run or result page opens with: each headline figure against the spec and the
+         *     previous run, the regression state, and the worst finding with its fix.
+         */
+        VerdictStrip: {
+            /** Lines */
+            lines: components["schemas"]["VerdictLine"][];
+            /**
+             * Previous Note
+             * @description what the previous run's comparison is, or why there is none
+             */
+            previous_note: string;
+            previous_run: components["schemas"]["PreviousRun"] | null;
+            regression: components["schemas"]["RegressionStanding"];
+            /**
+             * Result Ids
+             * @description the results the verdict is about
+             */
+            result_ids: number[];
+            /** Run Id */
+            run_id: number | null;
+            spec: components["schemas"]["SpecSummary"];
+            /**
+             * Text
+             * @description the verdict as plain lines (for a terminal)
+             */
+            text: string[];
+            worst_finding: components["schemas"]["WorstFinding"] | null;
+        };
+        /**
+         * VerificationPlan
+         * @description The saved plan, and where it can run.
+         */
+        VerificationPlan: {
+            /** Capacity Gib */
+            capacity_gib: number | null;
+            plan: components["schemas"]["PlanOut"];
+            /** Presets */
+            presets: string[];
+            /** Storage Class Id */
+            storage_class_id: number;
+            /**
+             * Target Ids
+             * @description the team's targets of this class (run the plan on one)
+             */
+            target_ids: number[];
+        };
+        /**
+         * VerificationRequest
+         * @description The workload again and the class chosen: its verification plan is saved.
+         */
+        VerificationRequest: {
+            constraints?: components["schemas"]["Constraints"];
+            /** Demands */
+            demands: components["schemas"]["DemandIn"][];
+            /** Storage Class Id */
+            storage_class_id: number;
         };
         /**
          * WebhookCreate
@@ -6240,6 +6750,20 @@ export interface components {
          * @enum {string}
          */
         Workload: "any" | "random_read" | "random_write" | "sequential_read" | "sequential_write";
+        /**
+         * WorstFinding
+         * @description The most serious methodology finding, with the result it was found in.
+         */
+        WorstFinding: {
+            finding: components["schemas"]["Finding"];
+            /** Result Id */
+            result_id: number;
+            /**
+             * Total
+             * @description how many findings these results have in all
+             */
+            total: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -8763,6 +9287,153 @@ export interface operations {
             };
         };
     };
+    plan_capacity_api_v1_planner_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlannerRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannerAnswer"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request is well-formed but its content cannot be accepted; or: the request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    create_verification_plan_api_v1_planner_verification_plans_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationPlan"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request is well-formed but its content cannot be accepted; or: the request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_plans_api_v1_plans_get: {
         parameters: {
             query?: {
@@ -9765,6 +10436,64 @@ export interface operations {
             };
         };
     };
+    get_result_api_v1_results__result_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     delete_result_api_v1_results__result_id__delete: {
         parameters: {
             query?: never;
@@ -9999,6 +10728,64 @@ export interface operations {
                 };
             };
             /** @description No such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    result_verdict_api_v1_results__result_id__verdict_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerdictStrip"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10640,6 +11427,64 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the jobs must still be safe on the target and its hosts online (as when starting a run) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    run_verdict_api_v1_runs__run_id__verdict_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerdictStrip"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team; or: no such resource in your team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
             422: {
                 headers: {
                     [name: string]: unknown;

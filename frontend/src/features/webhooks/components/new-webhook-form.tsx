@@ -46,6 +46,61 @@ function CreatedWebhook({ webhook, onDone }: { webhook: WebhookCreated; onDone: 
   );
 }
 
+/** The events a webhook is told of, each a checkbox with its wire name. */
+function EventChoices({
+  offered,
+  chosen,
+  onToggle,
+  errors,
+}: {
+  offered: EventName[];
+  chosen: EventName[];
+  onToggle: (event: EventName) => void;
+  errors?: string[];
+}) {
+  return (
+    <fieldset className="field">
+      <legend>Events</legend>
+      {offered.map((name) => (
+        <label key={name} className="checkbox">
+          <input type="checkbox" checked={chosen.includes(name)} onChange={() => onToggle(name)} /> {EVENT_LABELS[name]}{" "}
+          <code className="small">{name}</code>
+        </label>
+      ))}
+      {errors?.length ? <p className="field-error">{errors.join("; ")}</p> : null}
+    </fieldset>
+  );
+}
+
+/** The shape of each delivery: storbench's signed JSON, or a Slack or Teams message. */
+function FormatField({
+  format,
+  onChange,
+  errors,
+}: {
+  format: WebhookFormat;
+  onChange: (format: WebhookFormat) => void;
+  errors?: string[];
+}) {
+  return (
+    <FormField
+      label="Message format"
+      errors={errors}
+      hint="Slack and Teams get the verdict in words with a link to the run, for a channel's incoming webhook."
+    >
+      {(control) => (
+        <select {...control} value={format} onChange={(event) => onChange(event.target.value as WebhookFormat)}>
+          {(Object.keys(FORMAT_LABELS) as WebhookFormat[]).map((key) => (
+            <option key={key} value={key}>
+              {FORMAT_LABELS[key]}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
+  );
+}
+
 /** Register a URL for the chosen events; the signing secret is shown once. */
 export function NewWebhookForm({ events }: { events: string[] }) {
   const [url, setUrl] = useState("");
@@ -104,31 +159,8 @@ export function NewWebhookForm({ events }: { events: string[] }) {
               />
             )}
           </FormField>
-          <fieldset className="field">
-            <legend>Events</legend>
-            {offered.map((name) => (
-              <label key={name} className="checkbox">
-                <input type="checkbox" checked={chosen.includes(name)} onChange={() => toggle(name)} /> {EVENT_LABELS[name]}{" "}
-                <code className="small">{name}</code>
-              </label>
-            ))}
-            {errors.events?.length ? <p className="field-error">{errors.events.join("; ")}</p> : null}
-          </fieldset>
-          <FormField
-            label="Message format"
-            errors={errors.format}
-            hint="Slack and Teams get the verdict in words with a link to the run, for a channel's incoming webhook."
-          >
-            {(control) => (
-              <select {...control} value={format} onChange={(event) => setFormat(event.target.value as WebhookFormat)}>
-                {(Object.keys(FORMAT_LABELS) as WebhookFormat[]).map((key) => (
-                  <option key={key} value={key}>
-                    {FORMAT_LABELS[key]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
+          <EventChoices offered={offered} chosen={chosen} onToggle={toggle} errors={errors.events} />
+          <FormatField format={format} onChange={setFormat} errors={errors.format} />
           <FormField label="Description" optional errors={errors.description}>
             {(control) => (
               <input {...control} maxLength={200} value={description} onChange={(event) => setDescription(event.target.value)} />
