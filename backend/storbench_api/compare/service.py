@@ -48,7 +48,8 @@ def parse_ids(text: str, field_name: str = "ids") -> list[int]:
         item = part.strip()
         if not item:
             continue
-        if not item.isdigit() or not 1 <= int(item) <= 2**31 - 1:
+        # ASCII digits only (int() refuses '²', and more than 4,300 digits), at most 10 of them.
+        if not (item.isascii() and item.isdigit() and len(item) <= 10) or not 1 <= int(item) <= 2**31 - 1:
             raise Invalid(
                 f"{field_name}: '{item[:40]}' is not a result id; send ids separated by commas "
                 "(e.g. 12,15,19)",

@@ -37,7 +37,7 @@ def configure_logging(log_format: LogFormat, stream: TextIO | None = None) -> No
     renderer: structlog.types.Processor = (
         structlog.processors.JSONRenderer()
         if log_format == "json"
-        else structlog.dev.ConsoleRenderer(colors=False)
+        else structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)
     )
     formatter = structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=_SHARED,

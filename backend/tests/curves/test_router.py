@@ -113,3 +113,18 @@ def test_another_teams_results_are_not_found(client: TestClient, db: Session, ow
         "/api/v1/curves", params={"ids": ids, "axis": "iodepth"}, headers=other_owner.headers
     )
     assert response.status_code == 404
+
+
+def test_ids_that_are_not_ids_are_refused_naming_the_field_never_a_500(
+    client: TestClient, owner: Caller
+) -> None:
+    # int() refuses '²' although str.isdigit() accepts it, and refuses more than 4,300 digits.
+    for bad in ["²", "1" * 5000, "99999999999"]:
+        for field in ("ids", "run_ids"):
+            answer = client.get(
+                "/api/v1/curves", params={field: f"1,{bad}", "axis": "iodepth"}, headers=owner.headers
+            )
+            assert answer.status_code == 422, (field, bad[:12], answer.text[:200])
+            assert answer.json()["errors"][0]["field"] == field
+    compared = client.get("/api/v1/compare", params={"ids": "1,²"}, headers=owner.headers)
+    assert compared.status_code == 422 and compared.json()["errors"][0]["field"] == "ids"

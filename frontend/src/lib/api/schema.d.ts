@@ -9336,7 +9336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request is well-formed but its content cannot be accepted; or: the request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: each demand's bs must be a block size in fio's units between 512 bytes and 64 MiB, and every class named (include_classes, exclude_classes, storage_class_id) one of the catalogue or the team's own */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9414,7 +9414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The request is well-formed but its content cannot be accepted; or: the request cannot be accepted: one {field or option, value, reason} per problem */
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: each demand's bs must be a block size in fio's units between 512 bytes and 64 MiB, and every class named (include_classes, exclude_classes, storage_class_id) one of the catalogue or the team's own */
             422: {
                 headers: {
                     [name: string]: unknown;
