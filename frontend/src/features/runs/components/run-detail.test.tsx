@@ -22,7 +22,7 @@ describe("run detail", () => {
     expect(await screen.findByRole("status")).toHaveTextContent("running");
     expect(screen.getByRole("heading", { name: "Run #7", level: 1 })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Cancel run" })).toBeInTheDocument();
-    expect(screen.getByRole("table", { name: "fio jobs of run #7" })).toHaveTextContent("bs=4096");
+    expect(screen.getByRole("table", { name: "fio jobs of run #7" })).toHaveTextContent("bs=4k");
 
     await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("completed"), { timeout: 3_000 });
     expect(screen.queryByRole("button", { name: "Cancel run" })).not.toBeInTheDocument();
