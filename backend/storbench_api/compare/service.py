@@ -32,6 +32,7 @@ from storbench_api.compare.schemas import (
 from storbench_api.compare.stats import Verdict, compare_many
 from storbench_api.errors import Invalid, NotFound
 from storbench_api.figures.definition import COMPARED_FIGURES, Figure, MeasuredPer
+from storbench_api.kit.id_list import parse_id_list
 from storbench_api.models import Result, Run
 
 _COMPONENTS = ("job", "fio_version", "host", "mount", "storage", "environment")
@@ -42,30 +43,12 @@ _JOB_FIGURES = tuple(f for f in COMPARED_FIGURES if f.per is MeasuredPer.job)
 
 
 def parse_ids(text: str, field_name: str = "ids") -> list[int]:
-    """'3,1,2' → [3, 1, 2] (duplicates dropped), or Invalid naming what to send."""
-    ids: list[int] = []
-    for part in text.split(","):
-        item = part.strip()
-        if not item:
-            continue
-        # ASCII digits only (int() refuses '²', and more than 4,300 digits), at most 10 of them.
-        if not (item.isascii() and item.isdigit() and len(item) <= 10) or not 1 <= int(item) <= 2**31 - 1:
-            raise Invalid(
-                f"{field_name}: '{item[:40]}' is not a result id; send ids separated by commas "
-                "(e.g. 12,15,19)",
-                [{"field": field_name, "value": item[:40], "reason": "not a positive integer id"}],
-            )
-        if int(item) not in ids:
-            ids.append(int(item))
+    """'3,1,2' → [3, 1, 2] (duplicates dropped, at least one), or Invalid naming what to send."""
+    ids = parse_id_list(text, field_name, MAX_COMPARE_IDS, what="result id")
     if not ids:
         raise Invalid(
             f"{field_name}: give at least one result id, e.g. {field_name}=12,15",
             [{"field": field_name, "reason": "no result id"}],
-        )
-    if len(ids) > MAX_COMPARE_IDS:
-        raise Invalid(
-            f"{field_name}: {len(ids)} results; a comparison takes at most {MAX_COMPARE_IDS}",
-            [{"field": field_name, "reason": f"at most {MAX_COMPARE_IDS} ids"}],
         )
     return ids
 
