@@ -39,9 +39,32 @@ def test_a_teams_list_pages_through_everything_once(
     ]
     assert all(len(page) <= 2 for page in pages)
     assert [i for page in pages for i in page] == [item["id"] for item in everything["items"]]
-    too_many = client.get(path, headers=owner.headers, params={"limit": 501})
-    assert too_many.status_code == 422
-    assert "limit" in too_many.text
+    past_the_end = client.get(path, headers=owner.headers, params={"offset": total}).json()
+    assert (past_the_end["items"], past_the_end["total"]) == ([], total)
+
+
+LISTS = ["/api/v1/compare/views", "/api/v1/storage-classes", "/api/v1/webhooks", "/api/v1/schedules"]
+BAD_PAGES = [
+    ("limit", "0"),
+    ("limit", "-1"),
+    ("limit", "501"),
+    ("limit", str(2**64)),
+    ("limit", "ten"),
+    ("offset", "-1"),
+    ("offset", str(2**31)),
+    ("offset", str(2**64)),
+    ("offset", "1e3"),
+]
+
+
+@pytest.mark.parametrize("path", LISTS)
+@pytest.mark.parametrize(("parameter", "value"), BAD_PAGES)
+def test_a_bad_page_is_refused_naming_the_parameter(
+    client: TestClient, owner: Caller, path: str, parameter: str, value: str
+) -> None:
+    refused = client.get(path, headers=owner.headers, params={parameter: value})
+    assert refused.status_code == 422, refused.text
+    assert [(e["field"], e["value"]) for e in refused.json()["errors"]] == [(parameter, value)]
 
 
 def test_a_webhooks_deliveries_page_newest_first(client: TestClient, db: Session, owner: Caller) -> None:
