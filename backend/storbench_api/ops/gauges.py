@@ -1,12 +1,15 @@
 """What a scrape reads as it happens: runs by state, hosts' queues and heartbeats, deliveries, Redis.
 
 Read from the database and Redis at each scrape, never counted in a process: every API process
-answers the same, and one that restarts loses nothing. Redis's figures are left out (and
-storbench_broker_up says 0) when the broker is not Redis or does not answer within a second.
+answers the same, and one that restarts loses nothing (Redis's memory alone is read at most every
+few seconds: redis_memory). Redis's figures are left out (and storbench_broker_up says 0) when the
+broker is not Redis or does not answer within a second.
 """
 
 import logging
+import time
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 import redis
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -22,6 +25,33 @@ log = logging.getLogger(__name__)
 
 _REDIS_TIMEOUT_S = 1.0
 _HOST_LABELS = ["host_id", "host", "team"]
+
+# INFO memory is read at most this often by one API process: Prometheus scrapes every 15 s or so,
+# but a scrape loop (or several Prometheus servers) must not turn into a loop on Redis.
+REDIS_MEMORY_MAX_AGE_S = 5.0
+_clock = time.monotonic
+
+
+class RedisMemory(NamedTuple):
+    """What Redis uses and may use (maxmemory; 0: no limit), in bytes."""
+
+    used: int
+    limit: int
+
+
+_memory_readings: dict[str, tuple[float, RedisMemory]] = {}
+
+
+def redis_memory(client: redis.Redis, broker_url: str) -> RedisMemory:
+    """Redis's used memory and maxmemory (INFO memory), read afresh at most every few seconds."""
+    now = _clock()
+    last = _memory_readings.get(broker_url)
+    if last is not None and now - last[0] < REDIS_MEMORY_MAX_AGE_S:
+        return last[1]
+    info = client.info("memory")
+    reading = RedisMemory(used=int(info["used_memory"]), limit=int(info.get("maxmemory", 0)))
+    _memory_readings[broker_url] = (now, reading)
+    return reading
 
 
 def _host_labels(host: LiveHost) -> list[str]:
@@ -76,7 +106,7 @@ class StateGauges(Collector):
             for host in hosts:
                 pipe.llen(host_queue(host.id))
             depths = pipe.execute()
-            memory = client.info("memory")
+            memory = redis_memory(client, self.broker_url)
         except redis.RedisError as exc:
             log.warning("metrics: the broker did not answer (%s)", exc)
             up.add_metric([], 0)
@@ -94,11 +124,9 @@ class StateGauges(Collector):
         for host, depth in zip(hosts, depths, strict=True):
             queues.add_metric(_host_labels(host), int(depth))
         yield queues
-        yield GaugeMetricFamily(
-            "storbench_redis_used_memory_bytes", "Memory Redis uses", value=int(memory["used_memory"])
-        )
+        yield GaugeMetricFamily("storbench_redis_used_memory_bytes", "Memory Redis uses", value=memory.used)
         yield GaugeMetricFamily(
             "storbench_redis_maxmemory_bytes",
             "Redis's memory limit (0: none; writes fail once used memory reaches it)",
-            value=int(memory.get("maxmemory", 0)),
+            value=memory.limit,
         )

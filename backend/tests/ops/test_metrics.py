@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from storbench_api.broker import host_queue
 from storbench_api.models import Run, RunStatus
+from storbench_api.ops import gauges
 from storbench_api.settings import REPO_ROOT, get_settings
 from tests.conftest import Caller, make_host, make_target
 
@@ -136,3 +137,31 @@ def test_the_grafana_dashboard_uses_only_metrics_the_service_serves(
     bases = {re.sub(r"_(bucket|count|sum|total)$", "", name) for name in used}
     assert len(bases) >= 9
     assert bases <= served, bases - served
+
+
+def test_redis_memory_is_its_info_and_read_at_most_every_few_seconds(
+    client: TestClient, metrics_on: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = [1000.0]
+    monkeypatch.setattr(gauges, "_clock", lambda: now[0])
+    monkeypatch.setattr(gauges, "_memory_readings", {})
+    broker = redis.Redis.from_url(get_settings().effective_broker_url)
+    configured = int(broker.config_get("maxmemory")["maxmemory"])
+    # A limit no test comes near, so changing it for a moment takes nothing from anyone.
+    raised = max(configured, 64 * 1024**3) + 1024**2
+    try:
+        first = client.get("/metrics", headers=metrics_on).text
+        assert sample(first, "storbench_redis_maxmemory_bytes") == configured
+        broker.config_set("maxmemory", raised)
+        now[0] += gauges.REDIS_MEMORY_MAX_AGE_S / 2
+        soon = client.get("/metrics", headers=metrics_on).text
+        assert sample(soon, "storbench_redis_maxmemory_bytes") == configured
+        assert sample(soon, "storbench_redis_used_memory_bytes") == sample(
+            first, "storbench_redis_used_memory_bytes"
+        )
+        now[0] += gauges.REDIS_MEMORY_MAX_AGE_S
+        later = client.get("/metrics", headers=metrics_on).text
+        assert sample(later, "storbench_redis_maxmemory_bytes") == raised
+    finally:
+        broker.config_set("maxmemory", configured)
+        broker.close()
