@@ -1,14 +1,21 @@
-"""`storbench-api serve` as `make up` runs it: never beyond loopback with the published admin password."""
+"""`storbench-api serve` as `make up` runs it: never beyond loopback with the published admin password,
+and X-Forwarded-For believed only from the proxies the operator names."""
 
 import os
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
+import uvicorn
 
+from storbench_api import cli
+from storbench_api.settings import get_settings
 from tests.support.stack import BIN, _stop, free_port
 
 SERVE_DEADLINE_S = 120  # migrating an empty SQLite database on a loaded machine
@@ -90,3 +97,42 @@ def test_a_password_set_once_is_what_counts_not_the_variable(tmp_path: Path) -> 
             data={"username": "admin@storbench.local", "password": "storbench"},
         )
         assert refused.status_code == 401
+
+
+async def _echo_client_address(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """An app answering with the address a request came from, as the sign-in limits read it."""
+    if scope["type"] != "http":
+        return
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+    await send({"type": "http.response.body", "body": scope["client"][0].encode()})
+
+
+def _address_seen_through_serve(monkeypatch: pytest.MonkeyPatch, forwarded_for: str) -> str:
+    """The client address an app served with serve()'s own uvicorn settings sees behind forwarded_for."""
+    served: dict[str, Any] = {}
+    monkeypatch.setattr(cli, "refuse_unsafe_production", lambda: None)
+    monkeypatch.setattr("uvicorn.run", lambda target, **settings: served.update(settings))
+    port = free_port()
+    cli.serve("127.0.0.1", port)
+    served.pop("factory")
+    server = uvicorn.Server(uvicorn.Config(_echo_client_address, **served))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + SERVE_DEADLINE_S
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        answer = httpx.get(f"http://127.0.0.1:{port}/", headers={"X-Forwarded-For": forwarded_for})
+        return answer.text
+    finally:
+        server.should_exit = True
+        thread.join(timeout=SERVE_DEADLINE_S)
+
+
+def test_a_forwarded_for_header_is_ignored_unless_its_proxy_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    # uvicorn on its own believes 127.0.0.1: any local process could claim a fresh address per guess.
+    monkeypatch.setattr(get_settings(), "forwarded_allow_ips", "")
+    assert _address_seen_through_serve(monkeypatch, "203.0.113.9") == "127.0.0.1"
+    monkeypatch.setattr(get_settings(), "forwarded_allow_ips", "127.0.0.1")
+    assert _address_seen_through_serve(monkeypatch, "203.0.113.9") == "203.0.113.9"
