@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from storbench_api.models.storage_class import Protocol
+from storbench_api.planner.host_measurements import HostMeasurement, hosts_by_iops, measured_latency_reasons
 from storbench_api.planner.measurements import RatioSummary, ratios_by_line
-from storbench_api.planner.schemas import Candidate, Constraints, LineLoad, MeasuredRatio
+from storbench_api.planner.schemas import Candidate, Constraints, HostIops, LineLoad, MeasuredRatio
 from storbench_api.planner.solve import (
     WORKLOAD_WORDS,
     Demand,
@@ -179,16 +180,38 @@ class Hosts:
 
     count: int
     by_nic: int | None
+    by_iops: int | None
+    per_host: list[HostIops]
     reasons: list[str]
 
 
-def _hosts(spec: SpecIn, info: ClassInfo, demands: Sequence[Demand], host_nic_mbps: float | None) -> Hosts:
+def _hosts(
+    spec: SpecIn,
+    info: ClassInfo,
+    demands: Sequence[Demand],
+    host_nic_mbps: float | None,
+    measured: Sequence[HostMeasurement],
+) -> Hosts:
     total_mbps = sum(d.mbps for d in demands)
     share = info.protocol in NETWORK_SHARES
     count, by_nic = hosts_needed(
         min_hosts=spec.min_hosts, network_share=share, total_mbps=total_mbps, host_nic_mbps=host_nic_mbps
     )
-    reasons = []
+    by_iops = hosts_by_iops(measured, demands)
+    count = max(count, by_iops.count or 1)
+    per_host = [
+        HostIops(
+            workload=m.workload,
+            bs_bytes=m.bs_bytes,
+            iops=round(m.iops, 1),
+            result_id=m.result_id,
+            host_name=m.host_name,
+            job_name=m.job_name,
+            measured_at=m.measured_at,
+        )
+        for _, m in by_iops.used
+    ]
+    reasons = list(by_iops.reasons)
     if spec.min_hosts > 1:
         reasons.append(f"its published figures need at least {spec.min_hosts} client hosts at once")
     if by_nic is not None and host_nic_mbps is not None and by_nic > 1:
@@ -198,7 +221,7 @@ def _hosts(spec: SpecIn, info: ClassInfo, demands: Sequence[Demand], host_nic_mb
         )
     elif share and host_nic_mbps is None and total_mbps > 0:
         reasons.append("no client NIC speed known: hosts not sized for throughput")
-    return Hosts(count=count, by_nic=by_nic, reasons=reasons)
+    return Hosts(count=count, by_nic=by_nic, by_iops=by_iops.count, per_host=per_host, reasons=reasons)
 
 
 def _cost(
@@ -223,6 +246,7 @@ def size_class(
     constraints: Constraints,
     checks: Sequence[Mapping[str, Any]],
     host_nic_mbps: float | None,
+    measured: Sequence[HostMeasurement] = (),
 ) -> Candidate:
     """Can the class carry the workload, at what capacity, with how many hosts, for how much, and why."""
     provisioned = _provisioned(spec, demands)
@@ -256,8 +280,8 @@ def size_class(
     if feasible and proposed is not None:
         latency_ok, latency_notes = _latency_reasons(spec, demands, proposed)
         feasible, reasons = latency_ok, reasons + latency_notes
-    hosts = _hosts(spec, info, demands, host_nic_mbps)
-    reasons += hosts.reasons
+    hosts = _hosts(spec, info, demands, host_nic_mbps, measured)
+    reasons += hosts.reasons + measured_latency_reasons(measured, demands, hosts.count)
     if constraints.max_hosts is not None and hosts.count > constraints.max_hosts:
         feasible = False
         reasons.append(f"needs {hosts.count} client hosts, more than the {constraints.max_hosts} allowed")
@@ -284,6 +308,8 @@ def size_class(
         hosts=hosts.count,
         min_hosts=spec.min_hosts,
         hosts_by_nic=hosts.by_nic,
+        hosts_by_iops=hosts.by_iops,
+        host_iops=hosts.per_host,
         price_per_gib_month=spec.price_per_gib_month,
         monthly_cost=cost,
         headroom=min(headrooms) if headrooms else None,

@@ -1,5 +1,6 @@
 """The capacity planner's workload, constraints and candidates as the API reads and writes them."""
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -103,6 +104,18 @@ class LineLoad(BaseModel):
     headroom: float | None = Field(description="spec_at_capacity ÷ load (after any measured ratio)")
 
 
+class HostIops(BaseModel):
+    """The most IOPS one client host reached on a class in one shape of I/O, and where it was measured."""
+
+    workload: Workload
+    bs_bytes: int
+    iops: float
+    result_id: int
+    host_name: str
+    job_name: str
+    measured_at: datetime
+
+
 class Candidate(BaseModel):
     """One storage class sized for the workload, or why it cannot carry it."""
 
@@ -123,6 +136,13 @@ class Candidate(BaseModel):
     hosts: int | None = Field(description="client hosts needed at once")
     min_hosts: int
     hosts_by_nic: int | None = Field(description="hosts the throughput needs at one client's NIC speed")
+    hosts_by_iops: int | None = Field(
+        description="hosts the demands need at the most IOPS one host of the team reached on this class "
+        "in each demand's shape (None: no such measurement)"
+    )
+    host_iops: list[HostIops] = Field(
+        description="the measurements hosts_by_iops came from: one per demand that has one"
+    )
     price_per_gib_month: float | None
     monthly_cost: float | None = Field(
         description="proposed capacity × price; None when the class has no price"

@@ -11,6 +11,7 @@ from storbench_api.errors import Invalid
 from storbench_api.models.storage_class import StorageClass
 from storbench_api.planner import repository
 from storbench_api.planner.candidate import ClassInfo, ranked, size_class
+from storbench_api.planner.host_measurements import host_measurements
 from storbench_api.planner.schemas import (
     FIGURE_METRICS,
     RW_WORKLOADS,
@@ -103,6 +104,7 @@ def _considered(db: Session, team_id: int, constraints: Constraints) -> list[Sto
 def _candidates(db: Session, team_id: int, body: PlannerRequest, bounds: HostBounds) -> list[Candidate]:
     demands = demands_of(body)
     checks = repository.spec_checks_by_class(db, team_id)
+    directions = repository.direction_rows_by_class(db, team_id)
     found = []
     for storage_class in _considered(db, team_id, body.constraints):
         spec = SpecIn.model_validate(
@@ -117,7 +119,10 @@ def _candidates(db: Session, team_id: int, body: PlannerRequest, bounds: HostBou
             published=storage_class.team_id is None,
         )
         checks_of = checks.get(storage_class.id, [])
-        found.append(size_class(info, spec, demands, body.constraints, checks_of, bounds.host_nic_mbps))
+        measured = host_measurements(directions.get(storage_class.id, []))
+        found.append(
+            size_class(info, spec, demands, body.constraints, checks_of, bounds.host_nic_mbps, measured)
+        )
     return ranked(found)
 
 
