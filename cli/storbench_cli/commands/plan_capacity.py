@@ -109,7 +109,8 @@ def _measured(candidate: dict[str, Any]) -> str:
 def _why(candidate: dict[str, Any]) -> str:
     if candidate["feasible"]:
         return ""
-    skipped = ("no measurements", "no price")
+    # Notes on what the team measured, not why the class cannot.
+    skipped = ("no measurements", "no price", "one client host reached", "at what one host", "measured p")
     reasons = [r for r in candidate["reasons"] if not r.startswith(skipped)]
     return reasons[0] if reasons else ""
 

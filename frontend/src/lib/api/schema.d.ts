@@ -2374,10 +2374,20 @@ export interface components {
              */
             headroom: number | null;
             /**
+             * Host Iops
+             * @description the measurements hosts_by_iops came from: one per demand that has one
+             */
+            host_iops: components["schemas"]["HostIops"][];
+            /**
              * Hosts
              * @description client hosts needed at once
              */
             hosts: number | null;
+            /**
+             * Hosts By Iops
+             * @description hosts the demands need at the most IOPS one host of the team reached on this class in each demand's shape (None: no such measurement)
+             */
+            hosts_by_iops: number | null;
             /**
              * Hosts By Nic
              * @description hosts the throughput needs at one client's NIC speed
@@ -3920,6 +3930,28 @@ export interface components {
             sunrpc_tcp_max_slot_table_entries?: number | null;
             /** Sunrpc Tcp Slot Table Entries */
             sunrpc_tcp_slot_table_entries?: number | null;
+        };
+        /**
+         * HostIops
+         * @description The most IOPS one client host reached on a class in one shape of I/O, and where it was measured.
+         */
+        HostIops: {
+            /** Bs Bytes */
+            bs_bytes: number;
+            /** Host Name */
+            host_name: string;
+            /** Iops */
+            iops: number;
+            /** Job Name */
+            job_name: string;
+            /**
+             * Measured At
+             * Format: date-time
+             */
+            measured_at: string;
+            /** Result Id */
+            result_id: number;
+            workload: components["schemas"]["Workload"];
         };
         /**
          * HostList

@@ -22,6 +22,8 @@ function candidate(overrides: Partial<Schema<"Candidate">>): Schema<"Candidate">
     hosts: 1,
     min_hosts: 1,
     hosts_by_nic: null,
+    hosts_by_iops: null,
+    host_iops: [],
     price_per_gib_month: null,
     monthly_cost: null,
     headroom: 1.02,
