@@ -18,6 +18,11 @@ def team_by_name(db: Session, name: str) -> Team | None:
     return db.scalar(select(Team).where(Team.name == name).order_by(Team.id).limit(1))
 
 
+def lock_user(db: Session, user_id: int) -> None:
+    """Hold the user's row until the transaction ends: their own changes then happen one at a time."""
+    db.execute(select(User.id).where(User.id == user_id).with_for_update())
+
+
 def member_team_by_name(db: Session, user_id: int, name: str) -> Team | None:
     """The user's own team with this name, if they are in one."""
     return db.scalar(

@@ -75,7 +75,9 @@ def create_team(db: Session, principal: Principal, name: str) -> Team:
         )
     name = name.strip()
     # Unique among the caller's own teams only: refusing a name another team has would tell who
-    # else uses this instance.
+    # else uses this instance. No constraint can say "among a user's teams", so the caller's row is
+    # locked: two creations at once check and insert one after the other.
+    repository.lock_user(db, principal.user_id)
     if repository.member_team_by_name(db, principal.user_id, name) is not None:
         raise Conflict(f"you are already in a team named '{name}': choose another name")
     team = Team(name=name)
