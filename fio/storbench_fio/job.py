@@ -41,7 +41,7 @@ from storbench_fio.job_values import (
     read_steady_state,
     read_sync,
 )
-from storbench_fio.option_table import OPTIONS, fio_name, value_problem
+from storbench_fio.option_table import value_problem
 from storbench_fio.options import canonical_option_name
 
 __all__ = [
@@ -96,13 +96,12 @@ Count = Annotated[int, Field(ge=1)]
 NonNegative = Annotated[int, Field(ge=0)]
 
 # Limits past which a value is a typo rather than a benchmark; safety applies the tighter
-# per-deployment limits.
+# per-deployment limits. _CEILINGS says them in words (fio itself takes larger values).
 _MAX_BS = 1 << 30
 _MAX_JOBS = 4096  # fio's own REAL_MAX_JOBS
 _MAX_IODEPTH = 65536
 _MAX_SECONDS = 30 * 86400
 _MAX_NRFILES = 10_000_000
-# Those bounds in words, for the limits rule's refusal (fio itself takes larger values).
 _CEILINGS = {
     "bs": "1 GiB",
     "numjobs": f"{_MAX_JOBS} (the most jobs fio runs)",
@@ -389,28 +388,13 @@ def validate_job_dict(d: Mapping[str, object]) -> FioJob:
         except ValueError as exc:
             errors.append(OptionError(option=key, value="", reason=str(exc)))
     errors.extend(_always_unsafe(d, errors))
+    from storbench_fio.safety_options import judged_with_engine  # it reads this module
+
     try:
         job = FioJob.model_validate(clean)
     except ValidationError as exc:
         errors.extend(errors_from_validation(exc, given, _CEILINGS))
-        raise FioJobError(_judged_with_engine(errors)) from None
-    if errors:
-        raise FioJobError(_judged_with_engine(errors))
-    return job
-
-
-def _judged_with_engine(errors: list[OptionError]) -> list[OptionError]:
-    """An engine's own options refused with the engine: `port=[port]` of the rdma engine (a
-    guide's placeholder) is refused because rdma sends I/O to other hosts, whatever its value."""
-    refused = next((e for e in errors if e.option == "ioengine" and e.rule is not None), None)
-    if refused is None:
-        return errors
-    engine = refused.value.strip().lower()
-    judged: list[OptionError] = []
-    for error in errors:
-        spec = OPTIONS.get(fio_name(error.option) or "")
-        if error.rule is None and spec is not None and engine in spec.engines:
-            reason = f"an option of the {engine} engine, refused with it: {refused.reason}"
-            error = error.model_copy(update={"reason": reason})
-        judged.append(error)
-    return judged
+    else:
+        if not errors:
+            return job
+    raise FioJobError(judged_with_engine(errors))

@@ -20,6 +20,7 @@ from storbench_fio.errors import (
     OptionError,
     with_rule,
 )
+from storbench_fio.option_table import OPTIONS, fio_name
 from storbench_fio.safety_scope import SafetyLimits, SafetyTarget
 from storbench_fio.units import parse_bool, parse_seconds, parse_size
 
@@ -28,6 +29,7 @@ __all__ = [
     "RULES",
     "host_dependent_value",
     "job_option_problems",
+    "judged_with_engine",
     "target_free_problems",
     "with_rule",
 ]
@@ -310,3 +312,20 @@ def job_option_problems(
         ):
             errors.append(_err("size", None, "set size: the files are created in the target"))
     return errors
+
+
+def judged_with_engine(errors: list[OptionError]) -> list[OptionError]:
+    """An engine's own options refused with the engine: `port=[port]` of the rdma engine (a
+    guide's placeholder) is refused because rdma sends I/O to other hosts, whatever its value."""
+    refused = next((e for e in errors if e.option == "ioengine" and e.rule is not None), None)
+    if refused is None:
+        return errors
+    engine = refused.value.strip().lower()
+    judged: list[OptionError] = []
+    for error in errors:
+        spec = OPTIONS.get(fio_name(error.option) or "")
+        if error.rule is None and spec is not None and engine in spec.engines:
+            reason = f"an option of the {engine} engine, refused with it: {refused.reason}"
+            error = error.model_copy(update={"reason": reason})
+        judged.append(error)
+    return judged
