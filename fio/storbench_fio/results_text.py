@@ -36,6 +36,13 @@ _HEADER_DATE = re.compile(
 )
 _SETUP = re.compile(r"^(?P<name>\S.*?):\s*\(g=\d+\):\s*(?P<opts>.*)$")
 _SETUP_OPTS = re.compile(r"\b(rw|ioengine|iodepth)=([^,\s]+)")
+# The block sizes of a job header, read/write/trim: fio 3 "bs=(R) 4096B-4096B, (W) ..., (T) ...",
+# fio 2 "bs=4K-4K/4K-4K/4K-4K" (K = 1024).
+_SETUP_BS3 = re.compile(r"\bbs=\(R\) (\d+)B-(\d+)B, \(W\) (\d+)B-(\d+)B, \(T\) (\d+)B-(\d+)B")
+_SETUP_BS2 = re.compile(
+    r"\bbs=(\d+[KMG]?)-(\d+[KMG]?)/(\d+[KMG]?)-(\d+[KMG]?)/(\d+[KMG]?)-(\d+[KMG]?)"
+)
+_BINARY = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 _DIR3 = re.compile(
     r"^(?P<dir>read|write|trim|mixed)\s*:\s*IOPS=(?P<iops>" + _NUM + r"),\s*"
     r"BW=(?P<bw>[\d.]+)\s*(?P<bwunit>[kKMGTP]i?B|B)/s\s*(?:\([^)]*\))?\s*"
@@ -143,6 +150,17 @@ class _Job:
     depths: dict[str, float] | None = None
     latency: dict[str, dict[str, float]] = field(default_factory=dict)
     issued: dict[str, list[int]] = field(default_factory=dict)
+    # Each direction's block size when it is fixed (min = max), from the job's header line.
+    block_sizes: list[int | None] = field(default_factory=list)
+
+
+def _fixed_block_sizes(opts: str) -> list[int | None]:
+    """read, write and trim block sizes of a header line's bs=, None where they vary."""
+    match = _SETUP_BS3.search(opts) or _SETUP_BS2.search(opts)
+    if match is None:
+        return []
+    sizes = [int(g[:-1]) * _BINARY[g[-1]] if g[-1] in "KMG" else int(g) for g in match.groups()]
+    return [low if low == high else None for low, high in zip(sizes[::2], sizes[1::2], strict=True)]
 
 
 class _Reader:
@@ -151,6 +169,7 @@ class _Reader:
     def __init__(self) -> None:
         self.version: str | None = None
         self.setup: dict[str, dict[str, str]] = {}
+        self.block_sizes: dict[str, list[int | None]] = {}
         self.jobs: list[_Job] = []
         self.job: _Job | None = None
         self.direction: _Direction | None = None
@@ -196,10 +215,12 @@ class _Reader:
             if len(self.jobs) >= MAX_JOBS:
                 raise ParseError(f"more than {MAX_JOBS} jobs in one fio report")
             self.job = _Job(name, int(match["gid"]), int(match["err"]), self.setup.get(name, {}))
+            self.job.block_sizes = self.block_sizes.get(name, [])
             self.jobs.append(self.job)
             self.direction = None
         elif "(g=" in line and (match := _SETUP.match(line)) is not None:
             self.setup.setdefault(match["name"], dict(_SETUP_OPTS.findall(match["opts"])))
+            self.block_sizes.setdefault(match["name"], _fixed_block_sizes(match["opts"]))
         elif line.startswith("Run status group"):
             self.job = self.direction = None
             self.after_summary = True
@@ -327,7 +348,7 @@ def _direction_result(job: _Job, name: Direction, raw: _Direction) -> DirectionR
     return DirectionResult(
         iops=iops,
         bw_bytes=raw.bw_bytes,
-        io_bytes=raw.io_bytes,
+        io_bytes=_exact_io_bytes(job, name, raw),
         runtime_ms=raw.runtime_ms,
         total_ios=total,
         short_ios=_issued(job, "short", name),
@@ -336,6 +357,22 @@ def _direction_result(job: _Job, name: Direction, raw: _Direction) -> DirectionR
         clat_ns=stats["clat"],
         slat_ns=stats["slat"],
     )
+
+
+def _exact_io_bytes(job: _Job, name: Direction, raw: _Direction) -> int:
+    """issued I/Os x the fixed block size where fio printed a rounded figure ("io=1024.0MB",
+    "(2441MiB/...)"), as fio counts it; the printed figure when the block size varies, I/Os were
+    short, or the two disagree beyond the printed rounding (a run cut short)."""
+    total, short = _issued(job, "total", name), _issued(job, "short", name)
+    index = _ISSUED_ORDER.index(name) if name in _ISSUED_ORDER else len(job.block_sizes)
+    block = job.block_sizes[index] if index < len(job.block_sizes) else None
+    if not total or short or block is None:
+        return raw.io_bytes
+    exact = total * block
+    return exact if abs(exact - raw.io_bytes) <= exact * _PRINTED_ROUNDING else raw.io_bytes
+
+
+_PRINTED_ROUNDING = 0.01  # fio prints 4 or 5 significant digits
 
 
 def _job_result(job: _Job) -> JobResult:
