@@ -19,6 +19,7 @@ from storbench_fio.models import (
     LatencyStats,
 )
 from storbench_fio.results_json import MAX_JOBS, normalise_percentile_key
+from storbench_fio.results_text_header import exact_io_bytes, fixed_block_sizes, header_date
 
 __all__ = ["MAX_RESULT_LINES", "parse_text_output"]
 
@@ -30,19 +31,8 @@ _NUM = r"[\d.]+[kKMGT]?"
 _HEADER = re.compile(
     r"^(?P<name>\S.*?):\s*\(groupid=(?P<gid>\d+),\s*jobs=\d+\):\s*err=\s*(?P<err>-?\d+)"
 )
-# The end of a job header: "...: pid=3122: Thu Jul  7 10:00:00 2016" (fio's ctime, local time).
-_HEADER_DATE = re.compile(
-    r":\s*pid=\d+:\s*(?P<date>\w{3}\s+\w{3}\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}\s+\d{4})\s*$"
-)
 _SETUP = re.compile(r"^(?P<name>\S.*?):\s*\(g=\d+\):\s*(?P<opts>.*)$")
 _SETUP_OPTS = re.compile(r"\b(rw|ioengine|iodepth)=([^,\s]+)")
-# The block sizes of a job header, read/write/trim: fio 3 "bs=(R) 4096B-4096B, (W) ..., (T) ...",
-# fio 2 "bs=4K-4K/4K-4K/4K-4K" (K = 1024).
-_SETUP_BS3 = re.compile(r"\bbs=\(R\) (\d+)B-(\d+)B, \(W\) (\d+)B-(\d+)B, \(T\) (\d+)B-(\d+)B")
-_SETUP_BS2 = re.compile(
-    r"\bbs=(\d+[KMG]?)-(\d+[KMG]?)/(\d+[KMG]?)-(\d+[KMG]?)/(\d+[KMG]?)-(\d+[KMG]?)"
-)
-_BINARY = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 _DIR3 = re.compile(
     r"^(?P<dir>read|write|trim|mixed)\s*:\s*IOPS=(?P<iops>" + _NUM + r"),\s*"
     r"BW=(?P<bw>[\d.]+)\s*(?P<bwunit>[kKMGTP]i?B|B)/s\s*(?:\([^)]*\))?\s*"
@@ -154,15 +144,6 @@ class _Job:
     block_sizes: list[int | None] = field(default_factory=list)
 
 
-def _fixed_block_sizes(opts: str) -> list[int | None]:
-    """read, write and trim block sizes of a header line's bs=, None where they vary."""
-    match = _SETUP_BS3.search(opts) or _SETUP_BS2.search(opts)
-    if match is None:
-        return []
-    sizes = [int(g[:-1]) * _BINARY[g[-1]] if g[-1] in "KMG" else int(g) for g in match.groups()]
-    return [low if low == high else None for low, high in zip(sizes[::2], sizes[1::2], strict=True)]
-
-
 class _Reader:
     """Line-by-line state machine; indentation is ignored because pastes mangle it."""
 
@@ -211,7 +192,7 @@ class _Reader:
             if self.after_summary:
                 self.jobs, self.after_summary = [], False
             if not self.jobs:
-                self.local_time = _header_date(line)
+                self.local_time = header_date(line)
             if len(self.jobs) >= MAX_JOBS:
                 raise ParseError(f"more than {MAX_JOBS} jobs in one fio report")
             self.job = _Job(name, int(match["gid"]), int(match["err"]), self.setup.get(name, {}))
@@ -220,7 +201,7 @@ class _Reader:
             self.direction = None
         elif "(g=" in line and (match := _SETUP.match(line)) is not None:
             self.setup.setdefault(match["name"], dict(_SETUP_OPTS.findall(match["opts"])))
-            self.block_sizes.setdefault(match["name"], _fixed_block_sizes(match["opts"]))
+            self.block_sizes.setdefault(match["name"], fixed_block_sizes(match["opts"]))
         elif line.startswith("Run status group"):
             self.job = self.direction = None
             self.after_summary = True
@@ -301,17 +282,6 @@ class _Reader:
 
 
 @functools.lru_cache(maxsize=256)
-def _header_date(line: str) -> datetime | None:
-    """The date fio printed at the end of a job header (naive: fio gives no time zone)."""
-    match = _HEADER_DATE.search(line)
-    if match is None:
-        return None
-    try:
-        return datetime.strptime(" ".join(match["date"].split()), "%a %b %d %H:%M:%S %Y")
-    except ValueError:
-        return None
-
-
 def _percentile_key(pct: str) -> str | None:
     """The key for a percentile as fio prints it ("99.90" -> "99.9"); None when out of range."""
     return normalise_percentile_key(pct) if 0 < float(pct) <= 100 else None
@@ -348,7 +318,12 @@ def _direction_result(job: _Job, name: Direction, raw: _Direction) -> DirectionR
     return DirectionResult(
         iops=iops,
         bw_bytes=raw.bw_bytes,
-        io_bytes=_exact_io_bytes(job, name, raw),
+        io_bytes=exact_io_bytes(
+            _issued(job, "total", name),
+            _issued(job, "short", name),
+            _block_size(job, name),
+            raw.io_bytes,
+        ),
         runtime_ms=raw.runtime_ms,
         total_ios=total,
         short_ios=_issued(job, "short", name),
@@ -359,20 +334,9 @@ def _direction_result(job: _Job, name: Direction, raw: _Direction) -> DirectionR
     )
 
 
-def _exact_io_bytes(job: _Job, name: Direction, raw: _Direction) -> int:
-    """issued I/Os x the fixed block size where fio printed a rounded figure ("io=1024.0MB",
-    "(2441MiB/...)"), as fio counts it; the printed figure when the block size varies, I/Os were
-    short, or the two disagree beyond the printed rounding (a run cut short)."""
-    total, short = _issued(job, "total", name), _issued(job, "short", name)
+def _block_size(job: _Job, name: Direction) -> int | None:
     index = _ISSUED_ORDER.index(name) if name in _ISSUED_ORDER else len(job.block_sizes)
-    block = job.block_sizes[index] if index < len(job.block_sizes) else None
-    if not total or short or block is None:
-        return raw.io_bytes
-    exact = total * block
-    return exact if abs(exact - raw.io_bytes) <= exact * _PRINTED_ROUNDING else raw.io_bytes
-
-
-_PRINTED_ROUNDING = 0.01  # fio prints 4 or 5 significant digits
+    return job.block_sizes[index] if index < len(job.block_sizes) else None
 
 
 def _job_result(job: _Job) -> JobResult:
