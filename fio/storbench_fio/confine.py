@@ -264,8 +264,30 @@ def path_option_problems(
 
 
 def _looks_like_host_path(value: str) -> bool:
-    """An absolute POSIX path, a Windows drive path (Z:\\, Z\\:\\ escaped) or a UNC share."""
-    return value.startswith(("/", "\\\\")) or re.match(r"[A-Za-z](\\?):", value) is not None
+    """An absolute POSIX path, a Windows drive path (Z:\\, Z\\:\\ escaped), a UNC share, or a
+    guide's placeholder for one (<mount>, <your share>)."""
+    return (
+        value.startswith(("/", "\\\\"))
+        or re.match(r"[A-Za-z](\\?):", value) is not None
+        or _PLACEHOLDER.search(value) is not None
+    )
+
+
+# A guide's placeholder: <mount>, <your share>, <mount point dns>.
+_PLACEHOLDER = re.compile(r"<[\w .-]+>")
+
+
+def _placeholder_advice(value: str) -> str:
+    """What to replace, when the guide's place holds placeholders."""
+    found = list(dict.fromkeys(_PLACEHOLDER.findall(value)))
+    if not found:
+        return ""
+    named = ", ".join(found)
+    several = len(found) > 1
+    return (
+        f" ({named}: the guide's placeholder{'s' if several else ''} for your own place; "
+        f"replace {'them' if several else 'it'} by choosing the target that is there)"
+    )
 
 
 def _last_part(value: str) -> str:
@@ -293,7 +315,8 @@ def separate_host_paths(jobs: Sequence[FioJob]) -> tuple[list[FioJob], list[Noti
                     option="directory",
                     value=job.directory,
                     message="left out: storbench runs each job in a fresh directory inside the "
-                    f"target you choose; run this plan on a target at {job.directory}",
+                    f"target you choose; run this plan on a target at {job.directory}"
+                    + _placeholder_advice(job.directory),
                 ),
             )
         if job.filename is not None and _looks_like_host_path(job.filename):
@@ -318,7 +341,11 @@ def separate_host_paths(jobs: Sequence[FioJob]) -> tuple[list[FioJob], list[Noti
                 )
             notices.setdefault(
                 ("filename", job.filename),
-                Notice(option="filename", value=job.filename, message=message),
+                Notice(
+                    option="filename",
+                    value=job.filename,
+                    message=message + _placeholder_advice(job.filename),
+                ),
             )
         kept.append(job.model_copy(update=update) if update else job)
     return kept, list(notices.values())

@@ -6,6 +6,17 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+# The safety rules: every refusal of an option fio 3.33 accepts names the one it follows; any other
+# refusal is fio's own (an option or value fio 3.33 does not accept).
+CODE = "code execution"
+HOSTS = "other hosts"
+PATHS = "device and absolute paths"
+DATA = "destroying data"
+HOST_CHANGES = "host changes"
+LIMITS = "limits"
+RULES = (CODE, HOSTS, PATHS, DATA, HOST_CHANGES, LIMITS)
+_RULE_MARK = " (safety rule: "
+
 
 class OptionError(BaseModel):
     """One offending fio option: its name, the value given and why it was refused."""
@@ -21,6 +32,17 @@ class OptionError(BaseModel):
         where = f"[{self.job}] " if self.job else ""
         shown = f"{self.option}={self.value}" if self.value else self.option
         return f"{where}{shown}: {self.reason}"
+
+    @property
+    def rule(self) -> str | None:
+        """The safety rule this refusal follows; None when fio itself would refuse the value."""
+        head, mark, rule = self.reason.rpartition(_RULE_MARK)
+        return rule.removesuffix(")") if mark and head else None
+
+
+def with_rule(error: OptionError, rule: str) -> OptionError:
+    """The refusal with the safety rule it follows named at its end."""
+    return error.model_copy(update={"reason": f"{error.reason}{_RULE_MARK}{rule})"})
 
 
 class FioJobError(ValueError):
@@ -57,8 +79,13 @@ class Notice(BaseModel):
         return f"{shown}: {self.message}"
 
 
-def errors_from_validation(exc: ValidationError, given: Mapping[str, object]) -> list[OptionError]:
-    """One OptionError per offending option from a pydantic ValidationError."""
+def errors_from_validation(
+    exc: ValidationError, given: Mapping[str, object], ceilings: Mapping[str, str] = {}
+) -> list[OptionError]:
+    """One OptionError per offending option from a pydantic ValidationError.
+
+    ceilings: the options whose upper bound is storbench's, not fio's, each with the bound said in
+    words; going above one is refused by the limits rule."""
     by_option: dict[str, OptionError] = {}
     for err in exc.errors(include_url=False):
         option = str(err["loc"][0]) if err["loc"] else "job"
@@ -67,10 +94,14 @@ def errors_from_validation(exc: ValidationError, given: Mapping[str, object]) ->
         reason = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "missing":
             reason = "required option is missing"
+        limit = err["type"] == "less_than_equal" and option in ceilings
+        if limit:
+            reason = f"at most {ceilings[option]}: more is a typo, not a benchmark"
         # A missing option, or a rule on the whole job, has the job as its input: no value to show.
         whole_job = err["type"] == "missing" or not err["loc"]
         value = given.get(option, "" if whole_job else err.get("input"))
-        by_option[option] = OptionError(option=option, value=shown_value(value), reason=reason)
+        error = OptionError(option=option, value=shown_value(value), reason=reason)
+        by_option[option] = with_rule(error, LIMITS) if limit else error
     return list(by_option.values())
 
 

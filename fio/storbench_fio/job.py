@@ -41,6 +41,7 @@ from storbench_fio.job_values import (
     read_steady_state,
     read_sync,
 )
+from storbench_fio.option_table import value_problem
 from storbench_fio.options import canonical_option_name
 
 __all__ = [
@@ -69,6 +70,7 @@ RwMode = Literal[
 ]
 Fallocate = Literal["none", "native", "posix", "keep", "truncate"]
 Verify = Literal[
+    "0",  # fio's "no verification", its default
     "md5",
     "crc64",
     "crc32c",
@@ -88,19 +90,28 @@ Verify = Literal[
     "pattern",
     "null",
 ]
-FileServiceType = Literal["random", "roundrobin", "sequential"]
 
 Percent = Annotated[int, Field(ge=0, le=100)]
 Count = Annotated[int, Field(ge=1)]
 NonNegative = Annotated[int, Field(ge=0)]
 
 # Limits past which a value is a typo rather than a benchmark; safety applies the tighter
-# per-deployment limits.
+# per-deployment limits. _CEILINGS says them in words (fio itself takes larger values).
 _MAX_BS = 1 << 30
 _MAX_JOBS = 4096  # fio's own REAL_MAX_JOBS
 _MAX_IODEPTH = 65536
 _MAX_SECONDS = 30 * 86400
 _MAX_NRFILES = 10_000_000
+_CEILINGS = {
+    "bs": "1 GiB",
+    "numjobs": f"{_MAX_JOBS} (the most jobs fio runs)",
+    "iodepth": str(_MAX_IODEPTH),
+    "nrfiles": f"{_MAX_NRFILES:,} files",
+    **dict.fromkeys(
+        ("runtime", "ramp_time", "startdelay", "ss_dur", "ss_ramp"),
+        f"{_MAX_SECONDS // 86400} days ({_MAX_SECONDS} s)",
+    ),
+}
 
 
 def _other_options_schema(schema: dict[str, Any]) -> None:
@@ -144,11 +155,14 @@ class FioJob(BaseModel):
     io_size: int | None = None
     offset: int | str | None = None
     offset_increment: int | None = None
-    nrfiles: Annotated[int, Field(ge=1, le=_MAX_NRFILES)] | None = None
-    openfiles: Count | None = None
-    file_service_type: FileServiceType | None = None
-    number_ios: Count | None = None
-    loops: Count | None = None
+    nrfiles: Annotated[int, Field(ge=0, le=_MAX_NRFILES)] | None = None  # 0: fio does no I/O
+    # 0 is fio's default for these three: as many files as the job has, no cap on I/Os, one loop.
+    openfiles: NonNegative | None = None
+    # random, roundrobin, sequential or a distribution (zipf, pareto, normal, gauss), with fio's
+    # ":N" suffix (files served before switching, or the distribution's parameter).
+    file_service_type: str | None = None
+    number_ios: NonNegative | None = None
+    loops: NonNegative | None = None
     runtime: Annotated[int, Field(ge=0, le=_MAX_SECONDS)] | None = None
     time_based: bool | None = None
     ramp_time: Annotated[int, Field(ge=0, le=_MAX_SECONDS)] | None = None
@@ -246,6 +260,14 @@ class FioJob(BaseModel):
     def _lowercase(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
 
+    @field_validator("file_service_type", mode="after")
+    @classmethod
+    def _check_file_service(cls, value: str | None) -> str | None:
+        problem = None if value is None else value_problem("file_service_type", value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
     @field_validator("kb_base", mode="before")
     @classmethod
     def _int_kb_base(cls, value: object) -> object:
@@ -256,7 +278,7 @@ class FioJob(BaseModel):
     @field_validator(*sorted(SIZE_FIELDS), mode="before")
     @classmethod
     def _parse_size_field(cls, value: object, info: ValidationInfo) -> object:
-        allow_zero = info.field_name == "blockalign"
+        allow_zero = info.field_name in ("blockalign", "rate")  # rate=0: no cap, fio's default
         field = str(info.field_name)
         return read_size(value, kb_base=_kb_base(info), allow_zero=allow_zero, field=field)
 
@@ -366,11 +388,13 @@ def validate_job_dict(d: Mapping[str, object]) -> FioJob:
         except ValueError as exc:
             errors.append(OptionError(option=key, value="", reason=str(exc)))
     errors.extend(_always_unsafe(d, errors))
+    from storbench_fio.safety_options import judged_with_engine  # it reads this module
+
     try:
         job = FioJob.model_validate(clean)
     except ValidationError as exc:
-        errors.extend(errors_from_validation(exc, given))
-        raise FioJobError(errors) from None
-    if errors:
-        raise FioJobError(errors)
-    return job
+        errors.extend(errors_from_validation(exc, given, _CEILINGS))
+    else:
+        if not errors:
+            return job
+    raise FioJobError(judged_with_engine(errors))

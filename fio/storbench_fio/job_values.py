@@ -18,7 +18,7 @@ from storbench_fio.units import parse_bool, parse_percent, parse_seconds, parse_
 _NAME_RE = re.compile(r"[A-Za-z0-9._+/%-](?:[A-Za-z0-9 ._+/%-]{0,62}[A-Za-z0-9._+/%-])?")
 _SS_RE = re.compile(r"(iops|iops_slope|bw|bw_slope):\d+(\.\d+)?%?", re.IGNORECASE)
 _DIST_RE = re.compile(
-    r"random|(zipf|pareto|normal|gauss):\d+(\.\d+)?(:\d+(\.\d+)?)?|zoned(_abs)?:[0-9a-z/:.%]+",
+    r"random|(zipf|pareto|normal|gauss)(:\d+(\.\d+)?(:\d+(\.\d+)?)?)?|zoned(_abs)?:[0-9a-z/:.%]+",
     re.IGNORECASE,
 )
 
@@ -260,7 +260,8 @@ def read_steady_state(value: object) -> object:
 
 
 def read_distribution(value: object) -> object:
-    """random_distribution: random, zipf:N, pareto:N, normal:N or zoned:..."""
+    """random_distribution: random, zipf[:N], pareto[:N], normal[:N] or zoned:... (fio's defaults
+    for a distribution given bare)."""
     if isinstance(value, str) and not _DIST_RE.fullmatch(value.strip()):
         raise ValueError("expected random, zipf:N, pareto:N, normal:N or zoned:...")
     return value

@@ -224,17 +224,12 @@ def _read_arguments(words: list[Word], result: RawParse) -> None:
         if not text.startswith("-") or text in ("-", "--"):
             result.errors.append(_stray_word(text, index == len(words)))
             continue
+        if word.line_start:
+            result.notices.append(_wrapped_line(text))
         following = words[index] if index < len(words) else None
         joined = _rejoined(text, following, last=index == len(words) - 1)
         if joined is not None and following is not None:
-            result.notices.append(
-                Notice(
-                    option=_option_of(joined),
-                    value=joined.partition("=")[2],
-                    message=f"'{text}' and '{following.text}' were on two lines (a document's "
-                    f"layout broke the word): read as {joined}",
-                )
-            )
+            result.notices.append(_rejoin_notice(text, following.text, joined))
             word = Word(
                 text=joined,
                 unset=word.unset + following.unset,
@@ -259,6 +254,12 @@ def _read_arguments(words: list[Word], result: RawParse) -> None:
                 option_value = following.text
                 used.append(following)
                 index += 1
+        if key in ("filename", "directory") and option_value is not None:
+            rest = _rest_of_path(option_value, words, index)
+            if rest:
+                option_value = " ".join([option_value, *rest])
+                index += len(rest)
+                result.notices.append(_unquoted_blanks(key, option_value))
         problem = _variable_problem(used)
         if problem is not None:
             result.errors.append(OptionError(option=key, value=option_value or "", reason=problem))
@@ -283,11 +284,62 @@ def _read_arguments(words: list[Word], result: RawParse) -> None:
         current.append(RawOption(key, option_value, where, cli_switch=cli_switch))
 
 
+_WINDOWS_PLACE = re.compile(r"\\\\|[A-Za-z]\\?:\\")
+
+
+def _rest_of_path(value: str, words: list[Word], index: int) -> list[str]:
+    """The rest of a Windows path a guide printed with blanks and no quotes
+    (`\\\\server\\share name\\dir`): the words after it up to the next option."""
+    rest: list[str] = []
+    if not _WINDOWS_PLACE.match(value):
+        return rest
+    while index + len(rest) < len(words):
+        following = words[index + len(rest)]
+        if following.text.startswith("-") or _is_job_file(following.text, index + len(rest), words):
+            break
+        rest.append(following.text)
+    return rest
+
+
+def _unquoted_blanks(key: str, path: str) -> Notice:
+    return Notice(
+        option=key,
+        value=path,
+        message="the blanks in this path were not quoted: read as one path (in a shell, "
+        "quote a path with blanks)",
+    )
+
+
+def _rejoin_notice(first: str, second: str, joined: str) -> Notice:
+    return Notice(
+        option=_option_of(joined),
+        value=joined.partition("=")[2],
+        message=f"'{first}' and '{second}' were on two lines (a document's layout broke the "
+        f"word): read as {joined}",
+    )
+
+
+def _wrapped_line(first: str) -> Notice:
+    return Notice(
+        option=_option_of(first),
+        value="",
+        message=f"the line starting {first} goes on with the fio command, though the line before "
+        "it does not end in '\\' (a document or a terminal wrapped it): read as part of it",
+    )
+
+
 def _rejoined(text: str, following: Word | None, *, last: bool) -> str | None:
     """The word a document's line break split in two, when rejoining gives a known option."""
-    if following is None or not following.layout_break or following.text.startswith("-"):
+    if following is None or not following.layout_break:
         return None
     key, sep, value = text.lstrip("-").partition("=")
+    if following.text.startswith("-"):
+        # "-time_base" + "-d": a hyphenation break carried its hyphen to the next line.
+        joined = text + following.text[1:]
+        rest = following.text.lstrip("-").partition("=")[0]
+        if not sep and not _known(key) and not _known(rest) and _known(_option_of(joined)):
+            return joined
+        return None
     joined = text + following.text
     joined_key = joined.lstrip("-").partition("=")[0]
     if not sep:

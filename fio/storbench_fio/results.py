@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -179,11 +180,27 @@ def _report(text: str, start: int, doc: dict[str, Any]) -> FioReport:
     raise ParseError(message, line=line)
 
 
+# A JSON document pasted as a markdown code block (4 blanks) or quoted in an email ("> ").
+_INDENTED_START = re.compile(r"^(?P<prefix>[ \t]*(?:>[ \t]?)*)[ \t]*(?=\{)", re.MULTILINE)
+
+
+def _unindented(text: str) -> str:
+    """The text with the indentation or quoting of a JSON block taken off its lines, when fio's
+    JSON does not start a line (fio's own output always does)."""
+    if text.startswith("{") or "\n{" in text:
+        return text
+    match = next((m for m in _INDENTED_START.finditer(text) if m.end() > m.start()), None)
+    if match is None:
+        return text
+    prefix = text[match.start() : match.end()]
+    return "\n".join(line.removeprefix(prefix) for line in text.split("\n"))
+
+
 def parse_fio_stream(text: str) -> list[FioReport]:
     """Every complete JSON document of a --status-interval stream, in order."""
     if not isinstance(text, str):
         raise ParseError("fio output must be text")
-    text = text.lstrip("\ufeff")
+    text = _unindented(text.lstrip("\ufeff"))
     documents = _Documents(text)
     reports = [_report(text, start, doc) for start, doc in documents]
     if not reports:
@@ -195,7 +212,7 @@ def parse_fio_output(text: str) -> FioReport:
     """The final result in fio output of any supported format, or ParseError."""
     if not isinstance(text, str):
         raise ParseError("fio output must be text")
-    text = text.lstrip("\ufeff").replace("\r\n", "\n")
+    text = _unindented(text.lstrip("\ufeff").replace("\r\n", "\n"))
     documents = _Documents(text)
     last: tuple[int, dict[str, Any]] | None = None
     for found in documents:

@@ -19,6 +19,7 @@ from storbench_fio.models import (
     LatencyStats,
 )
 from storbench_fio.results_json import MAX_JOBS, normalise_percentile_key
+from storbench_fio.results_text_header import exact_io_bytes, fixed_block_sizes, header_date
 
 __all__ = ["MAX_RESULT_LINES", "parse_text_output"]
 
@@ -29,10 +30,6 @@ MAX_RESULT_LINES = 1_000_000
 _NUM = r"[\d.]+[kKMGT]?"
 _HEADER = re.compile(
     r"^(?P<name>\S.*?):\s*\(groupid=(?P<gid>\d+),\s*jobs=\d+\):\s*err=\s*(?P<err>-?\d+)"
-)
-# The end of a job header: "...: pid=3122: Thu Jul  7 10:00:00 2016" (fio's ctime, local time).
-_HEADER_DATE = re.compile(
-    r":\s*pid=\d+:\s*(?P<date>\w{3}\s+\w{3}\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}\s+\d{4})\s*$"
 )
 _SETUP = re.compile(r"^(?P<name>\S.*?):\s*\(g=\d+\):\s*(?P<opts>.*)$")
 _SETUP_OPTS = re.compile(r"\b(rw|ioengine|iodepth)=([^,\s]+)")
@@ -143,6 +140,8 @@ class _Job:
     depths: dict[str, float] | None = None
     latency: dict[str, dict[str, float]] = field(default_factory=dict)
     issued: dict[str, list[int]] = field(default_factory=dict)
+    # Each direction's block size when it is fixed (min = max), from the job's header line.
+    block_sizes: list[int | None] = field(default_factory=list)
 
 
 class _Reader:
@@ -151,6 +150,7 @@ class _Reader:
     def __init__(self) -> None:
         self.version: str | None = None
         self.setup: dict[str, dict[str, str]] = {}
+        self.block_sizes: dict[str, list[int | None]] = {}
         self.jobs: list[_Job] = []
         self.job: _Job | None = None
         self.direction: _Direction | None = None
@@ -192,14 +192,16 @@ class _Reader:
             if self.after_summary:
                 self.jobs, self.after_summary = [], False
             if not self.jobs:
-                self.local_time = _header_date(line)
+                self.local_time = header_date(line)
             if len(self.jobs) >= MAX_JOBS:
                 raise ParseError(f"more than {MAX_JOBS} jobs in one fio report")
             self.job = _Job(name, int(match["gid"]), int(match["err"]), self.setup.get(name, {}))
+            self.job.block_sizes = self.block_sizes.get(name, [])
             self.jobs.append(self.job)
             self.direction = None
         elif "(g=" in line and (match := _SETUP.match(line)) is not None:
             self.setup.setdefault(match["name"], dict(_SETUP_OPTS.findall(match["opts"])))
+            self.block_sizes.setdefault(match["name"], fixed_block_sizes(match["opts"]))
         elif line.startswith("Run status group"):
             self.job = self.direction = None
             self.after_summary = True
@@ -280,17 +282,6 @@ class _Reader:
 
 
 @functools.lru_cache(maxsize=256)
-def _header_date(line: str) -> datetime | None:
-    """The date fio printed at the end of a job header (naive: fio gives no time zone)."""
-    match = _HEADER_DATE.search(line)
-    if match is None:
-        return None
-    try:
-        return datetime.strptime(" ".join(match["date"].split()), "%a %b %d %H:%M:%S %Y")
-    except ValueError:
-        return None
-
-
 def _percentile_key(pct: str) -> str | None:
     """The key for a percentile as fio prints it ("99.90" -> "99.9"); None when out of range."""
     return normalise_percentile_key(pct) if 0 < float(pct) <= 100 else None
@@ -327,7 +318,12 @@ def _direction_result(job: _Job, name: Direction, raw: _Direction) -> DirectionR
     return DirectionResult(
         iops=iops,
         bw_bytes=raw.bw_bytes,
-        io_bytes=raw.io_bytes,
+        io_bytes=exact_io_bytes(
+            _issued(job, "total", name),
+            _issued(job, "short", name),
+            _block_size(job, name),
+            raw.io_bytes,
+        ),
         runtime_ms=raw.runtime_ms,
         total_ios=total,
         short_ios=_issued(job, "short", name),
@@ -336,6 +332,11 @@ def _direction_result(job: _Job, name: Direction, raw: _Direction) -> DirectionR
         clat_ns=stats["clat"],
         slat_ns=stats["slat"],
     )
+
+
+def _block_size(job: _Job, name: Direction) -> int | None:
+    index = _ISSUED_ORDER.index(name) if name in _ISSUED_ORDER else len(job.block_sizes)
+    return job.block_sizes[index] if index < len(job.block_sizes) else None
 
 
 def _job_result(job: _Job) -> JobResult:

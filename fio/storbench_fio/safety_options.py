@@ -9,32 +9,30 @@ from collections.abc import Mapping
 from storbench_fio.budget import parse_percent_or_none
 from storbench_fio.confine import path_option_problems
 from storbench_fio.engines import DEVICE_ENGINES, NETWORK_ENGINES
-from storbench_fio.errors import OptionError
+from storbench_fio.errors import (
+    CODE,
+    DATA,
+    HOST_CHANGES,
+    HOSTS,
+    LIMITS,
+    PATHS,
+    RULES,
+    OptionError,
+    with_rule,
+)
+from storbench_fio.option_table import OPTIONS, fio_name
 from storbench_fio.safety_scope import SafetyLimits, SafetyTarget
 from storbench_fio.units import parse_bool, parse_seconds, parse_size
 
 __all__ = [
+    "LIMITS",
     "RULES",
     "host_dependent_value",
     "job_option_problems",
+    "judged_with_engine",
     "target_free_problems",
     "with_rule",
 ]
-
-# The safety rules: every refusal names the one it follows.
-CODE = "code execution"
-HOSTS = "other hosts"
-PATHS = "device and absolute paths"
-DATA = "destroying data"
-HOST_CHANGES = "host changes"
-LIMITS = "limits"
-RULES = (CODE, HOSTS, PATHS, DATA, HOST_CHANGES, LIMITS)
-
-
-def with_rule(error: OptionError, rule: str) -> OptionError:
-    """The refusal with the safety rule it follows named at its end."""
-    return error.model_copy(update={"reason": f"{error.reason} (safety rule: {rule})"})
-
 
 _RUNS_CODE = "runs a program on the host"
 _LOADS_CODE = "loads code into fio"
@@ -314,3 +312,20 @@ def job_option_problems(
         ):
             errors.append(_err("size", None, "set size: the files are created in the target"))
     return errors
+
+
+def judged_with_engine(errors: list[OptionError]) -> list[OptionError]:
+    """An engine's own options refused with the engine: `port=[port]` of the rdma engine (a
+    guide's placeholder) is refused because rdma sends I/O to other hosts, whatever its value."""
+    refused = next((e for e in errors if e.option == "ioengine" and e.rule is not None), None)
+    if refused is None:
+        return errors
+    engine = refused.value.strip().lower()
+    judged: list[OptionError] = []
+    for error in errors:
+        spec = OPTIONS.get(fio_name(error.option) or "")
+        if error.rule is None and spec is not None and engine in spec.engines:
+            reason = f"an option of the {engine} engine, refused with it: {refused.reason}"
+            error = error.model_copy(update={"reason": reason})
+        judged.append(error)
+    return judged

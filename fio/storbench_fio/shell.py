@@ -7,6 +7,7 @@ break with no blank before it (a document's layout) is marked on the word after 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -43,7 +44,8 @@ _OPERATORS = {
     "cmd": re.compile(r"2>&1|&&|\|\||2>>|>>|2>|&>|[|&><]"),
     "powershell": re.compile(r"2>&1|&&|\|\||2>>|>>|2>|&>|[|&><;]"),
 }
-_PLACEHOLDER = re.compile(r"<[\w.-]+>")
+# A guide's <placeholder>, blanks inside allowed (<your share>); not "< jobs.fio >" (redirections).
+_PLACEHOLDER = re.compile(r"<[\w.-](?:[\w .-]*[\w.-])?>")
 _CONTINUATION = {"posix": "\\", "cmd": "^", "powershell": "`"}
 _ESCAPE = _CONTINUATION  # each shell's escape character is also its line continuation
 _POWERSHELL_ASSIGNMENT = re.compile(r"\$(?:env:)?([A-Za-z_]\w*)[^\S\n]*=[^\S\n]*")
@@ -63,6 +65,8 @@ class Word:
 
     text: str
     layout_break: bool = False  # a line break with no blank before it separates it from the last
+    line_start: bool = False  # it starts a line the statement went on to without a continuation
+    split: bool = False  # holds an unquoted variable: the shell splits its value at blanks
     unset: list[str] = field(default_factory=list)  # variables it uses that the paste never set
     refused: str | None = None  # why it cannot be read (command substitution ...)
     expanded: list[str] = field(default_factory=list)  # variables replaced by their values
@@ -194,12 +198,13 @@ class _Tokenizer:
                 self._powershell_assignment()
             word = self._word()
             word.layout_break = separator.startswith("\n") and separator.count("\n") == 1
+            word.line_start = "\n" in separator and bool(statement.words)
             last_end = self.pos
             if redirect_next:
                 statement.redirects.append(word.text)
                 redirect_next = False
             else:
-                statement.words.append(word)
+                statement.words.extend(_fields(word))
         if statement.words or statement.redirects:
             yield statement
 
@@ -234,6 +239,11 @@ class _Tokenizer:
         while self.pos < n:
             char = text[self.pos]
             if quote is None:
+                placeholder = _PLACEHOLDER.match(text, self.pos) if char == "<" else None
+                if placeholder is not None:
+                    chars.append(placeholder[0])
+                    self.pos = placeholder.end()
+                    continue
                 if char in " \t\r\n" or self._ends_word(char):
                     break
                 if char in "'\"" and (char == '"' or self.dialect != "cmd"):
@@ -255,7 +265,10 @@ class _Tokenizer:
                     chars.append(following)
                     self.pos += 2
                     continue
+            unquoted = quote is None
             if (quote != "'" or self.dialect == "cmd") and self._expand(word, chars):
+                # POSIX sh splits an unquoted variable's value at blanks into several words.
+                word.split = word.split or (unquoted and self.dialect == "posix")
                 continue
             chars.append(char)
             self.pos += 1
@@ -321,6 +334,18 @@ class _Tokenizer:
             word.expanded.append(name)
             chars.append(value)
         return True
+
+
+def _fields(word: Word) -> list[Word]:
+    """The words the shell makes of a word holding an unquoted variable (`$ARGS` -> its options)."""
+    parts = word.text.split()
+    if not word.split or len(parts) < 2:
+        return [word]
+    first = dataclasses.replace(word, text=parts[0])
+    rest = [
+        dataclasses.replace(word, text=p, layout_break=False, line_start=False) for p in parts[1:]
+    ]
+    return [first, *rest]
 
 
 def statements(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from storbench_fio.errors import FioJobError, Notice, OptionError
+from storbench_fio.errors import RULES, FioJobError, Notice, OptionError
 from storbench_fio.framing import frame_jobs
 from storbench_fio.jobfile import jobs_from_raw, parse_raw_job_file
 from storbench_fio.safety import SafetyLimits, SafetyTarget, check_jobs_safety
@@ -30,8 +30,8 @@ REFUSED = {
     "exec.fio": {"code execution"},
     "filecreate-ioengine.fio": {"limits"},
     "gfapi.fio": {"other hosts"},
-    "gpudirect-rdmaio-client.fio": {"not known", "other hosts", "value"},
-    "gpudirect-rdmaio-server.fio": {"not known", "other hosts", "value"},
+    "gpudirect-rdmaio-client.fio": {"not known", "other hosts"},
+    "gpudirect-rdmaio-server.fio": {"not known", "other hosts"},
     "http-s3-crypto.fio": {"host changes", "other hosts"},
     "http-s3-storage-class.fio": {"host changes", "other hosts"},
     "http-s3.fio": {"host changes", "other hosts"},
@@ -45,7 +45,7 @@ REFUSED = {
     "librpma_apm-client.fio": {"not known", "other hosts"},
     "librpma_apm-server.fio": {"not known", "other hosts"},
     "librpma_gpspm-client.fio": {"not known", "other hosts"},
-    "librpma_gpspm-server.fio": {"not known", "other hosts", "value"},
+    "librpma_gpspm-server.fio": {"limits", "not known", "other hosts"},
     "nbd.fio": {"host changes", "other hosts"},
     "netio.fio": {"other hosts"},
     "netio_multicast.fio": {"other hosts"},
@@ -53,8 +53,8 @@ REFUSED = {
     "pmemblk.fio": {"device and absolute paths", "limits"},
     "rados.fio": {"other hosts"},
     "rbd.fio": {"other hosts"},
-    "rdmaio-client.fio": {"other hosts", "value"},
-    "rdmaio-server.fio": {"other hosts", "value"},
+    "rdmaio-client.fio": {"other hosts"},
+    "rdmaio-server.fio": {"other hosts"},
     "surface-scan.fio": {"destroying data"},
     "xnvme-compare.fio": {"host changes"},
     "xnvme-zoned.fio": {"host changes"},
@@ -80,9 +80,9 @@ def read_example(path: Path) -> tuple[list[OptionError], list[Notice]]:
 
 
 def _kind(error: OptionError) -> str:
-    rule = _RULE.search(error.reason)
-    if rule is not None:
-        return rule[0].removeprefix("(safety rule: ").removesuffix(")")
+    if error.rule is not None:
+        assert _RULE.search(error.reason), error.reason
+        return error.rule
     return "not known" if _NOT_KNOWN in error.reason else "value"
 
 
@@ -95,6 +95,11 @@ def test_examples_are_fios_own() -> None:
 def test_example_is_read_as_fio_reads_it(path: Path) -> None:
     errors, _ = read_example(path)
     assert {_kind(e) for e in errors} == REFUSED.get(path.name, set()), [str(e) for e in errors]
+
+
+def test_every_refusal_of_an_example_names_its_safety_rule_or_fio() -> None:
+    kinds = {_kind(e) for path in EXAMPLES for e in read_example(path)[0]}
+    assert kinds <= {*RULES, "not known"}
 
 
 def test_what_storbench_changes_is_said() -> None:
