@@ -21,6 +21,7 @@ from storbench_fio.errors import (
     with_rule,
 )
 from storbench_fio.option_table import OPTIONS, fio_name
+from storbench_fio.rw_modes import TRIMS, WRITES, rw_mode
 from storbench_fio.safety_scope import SafetyLimits, SafetyTarget
 from storbench_fio.units import parse_bool, parse_seconds, parse_size
 
@@ -67,10 +68,6 @@ _HOST_OPTIONS = {
     "hugepage-size": "needs host huge page setup: " + _HOST,
 }
 _LOG_OPTIONS = ("write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log")
-_WRITES = frozenset(
-    {"write", "randwrite", "rw", "readwrite", "randrw", "trimwrite", "randtrimwrite"}
-)
-_TRIMS = frozenset({"trim", "randtrim", "trimwrite", "randtrimwrite"})
 _NO_FILES = frozenset({"cpuio", "null"})  # engines that lay out no files
 _EXPANSION = re.compile(r"\$\{?[A-Za-z_]")
 _PLAIN_LOG = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._+-]{0,127}")
@@ -181,11 +178,11 @@ def _engine_check(options: Mapping[str, str | None], target: SafetyTarget) -> li
 
 def _direction_check(options: Mapping[str, str | None], target: SafetyTarget) -> list[OptionError]:
     """Trims only on a confirmed destructive device; device writes never when mounted."""
-    rw = (options.get("rw") or "read").strip().lower().partition(":")[0]
-    trims = rw in _TRIMS or (_number(options.get("trim_percentage"), 1024) or 0) > 0
-    writes = rw in _WRITES or (options.get("verify") not in (None, "0") and rw != "read")
+    rw = rw_mode(options.get("rw"))
+    trims = rw in TRIMS or (_number(options.get("trim_percentage"), 1024) or 0) > 0
+    writes = rw in WRITES or (options.get("verify") not in (None, "0") and rw != "read")
     device = target.kind == "block_device"
-    option = "rw" if rw in _TRIMS or writes else "trim_percentage"
+    option = "rw" if rw in TRIMS or writes else "trim_percentage"
     # On a directory target a trim punches holes in the run's own files only.
     if trims and device and not target.destructive:
         return [

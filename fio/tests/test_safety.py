@@ -144,6 +144,14 @@ def test_device_writes_need_confirmation_and_never_mounted() -> None:
     assert reasons({"rw": "read"}, DEVICE.model_copy(update={"mounted": True})) == {}
 
 
+@pytest.mark.parametrize("rw", ["readwrite", "randreadwrite", "RandReadWrite:8", "randtrimwrite"])
+def test_every_spelling_of_a_write_pattern_is_refused_on_a_mounted_device(rw: str) -> None:
+    mounted = DEVICE.model_copy(
+        update={"destructive": True, "confirmed_destructive": True, "mounted": True}
+    )
+    assert "rw" in reasons({"rw": rw}, mounted)
+
+
 @pytest.mark.parametrize(
     ("option", "value", "words"),
     [

@@ -1,11 +1,11 @@
 """Per-second progress from fio's --status-interval JSON stream, read while fio runs."""
 
 import json
-import re
 import threading
 from collections.abc import Callable
 from typing import Any
 
+from storbench_fio.reported import read_options
 from storbench_protocol.progress import Direction, DirectionSample, WorkerProgressSample
 
 DIRECTIONS: tuple[Direction, ...] = ("read", "write", "trim")
@@ -111,15 +111,15 @@ _UNKNOWN_ETA = 2**31 - 1
 
 
 def _planned_seconds(job: dict[str, Any]) -> float | None:
-    """runtime + ramp_time + startdelay of a job, from the options fio echoes back."""
-    options = job.get("job options") or {}
-    total = 0.0
-    for key in ("runtime", "ramp_time", "startdelay"):
-        match = re.match(r"\s*(\d+(?:\.\d+)?)\s*s?\s*$", str(options.get(key, "0")))
-        if match is None:
-            return None
-        total += float(match.group(1))
-    return total if options.get("runtime") else None
+    """runtime + ramp_time + startdelay of a job, from the options fio echoes back (as fio reads them:
+    timeout=1m is runtime=60)."""
+    options = read_options(job.get("job options") or {})
+    if not options.get("runtime"):
+        return None
+    try:
+        return sum(float(options.get(key, "0")) for key in ("runtime", "ramp_time", "startdelay"))
+    except ValueError:  # a range (startdelay=1-5) or a value fio's grammar cannot read
+        return None
 
 
 def _eta(document: dict[str, Any]) -> tuple[float, float | None]:

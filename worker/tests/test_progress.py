@@ -131,3 +131,27 @@ def test_stonewalled_groups_one_after_the_other_give_a_sample_every_second(tmp_p
     )
     samples = ProgressReporter(stream).collect()
     assert [round(s.directions["read"].iops) for s in samples] == [1000, 1000, 4000, 4000]
+
+
+@pytest.mark.parametrize(
+    ("options", "planned"),
+    [
+        ({"runtime": "60", "ramp_time": "5"}, 65.0),
+        ({"timeout": "1m", "ramp_time": "5s"}, 65.0),  # fio's alias and units, as fio reads them
+        ({"runtime": "60", "startdelay": "1-5"}, None),  # a range: no single planned length
+        ({"size": "1g"}, None),  # not time-based: fio's own ETA or nothing
+    ],
+)
+def test_while_fio_cannot_tell_the_eta_comes_from_the_jobs_planned_length(
+    options: dict[str, str], planned: float | None
+) -> None:
+    def report(elapsed_s: int) -> str:
+        ios = 1000 * elapsed_s
+        read = {"total_ios": ios, "io_bytes": ios * 4096, "runtime": ios, "lat_ns": {"mean": 1000.0}}
+        job = {"read": read, "elapsed": elapsed_s, "eta": 2**31 - 1, "job options": options}
+        document = {"timestamp_ms": 1_000_000 + 1000 * elapsed_s, "jobs": [job]}
+        return json.dumps(document, indent=2) + "\n"  # as fio writes it
+
+    samples = ProgressReporter(_fed(report(9) + report(10) + report(11))).collect()
+    assert [s.elapsed_s for s in samples] == [9.0, 10.0, 11.0]
+    assert [None if s.eta_s is None else s.elapsed_s + s.eta_s for s in samples] == [planned] * 3

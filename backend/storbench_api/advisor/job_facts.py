@@ -6,12 +6,9 @@ from dataclasses import dataclass
 from storbench_api.storage_classes.schemas import Metric, Workload
 from storbench_fio.engines import keeps_queue
 from storbench_fio.reported import read_options
+from storbench_fio.rw_modes import RANDOM, READS, WRITES, rw_mode
 
 KIB = 1024
-# rw values fio accepts, as random or sequential, and which directions they move.
-_RANDOM = {"randread", "randwrite", "randrw", "randtrim", "trimwrite"}
-_READS = {"read", "randread", "rw", "randrw"}
-_WRITES = {"write", "randwrite", "rw", "randrw", "trimwrite"}
 LATENCY_MAX_BLOCK = 16 * KIB
 THROUGHPUT_MIN_BLOCK = 64 * KIB
 
@@ -70,7 +67,7 @@ class JobFacts:
 
     def moves(self, direction: str) -> bool:
         """Whether the job reads (or writes) at all."""
-        return self.rw in (_READS if direction == "read" else _WRITES)
+        return self.rw in (READS if direction == "read" else WRITES)
 
     def workload(self, direction: str) -> Workload | None:
         """Random or sequential, read or write; None for trims and mixed directions."""
@@ -100,10 +97,10 @@ def _block_sizes(options: Mapping[str, str]) -> dict[str, int | None]:
 def job_facts(options: Mapping[str, object]) -> JobFacts:
     """A job's facts from its options as the fio package reads them (fio's defaults where unset)."""
     read = read_options(options)
-    rw = read["rw"].split(":")[0]
+    rw = rw_mode(read["rw"])
     return JobFacts(
         rw=rw,
-        random=rw in _RANDOM,
+        random=rw in RANDOM,
         direct=_flag(read, "direct") or not _flag(read, "buffered", True),
         ioengine=read["ioengine"],
         iodepth=max(_whole(read["iodepth"]) or 1, 1),

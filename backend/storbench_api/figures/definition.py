@@ -11,6 +11,7 @@ in binary units as fio prints it (KiB/s, MiB/s), beside the decimal MB/s where i
 """
 
 import enum
+import re
 from typing import Self
 
 
@@ -36,13 +37,22 @@ COMPARED = True  # in comparisons and grouped views (so kept in the group rollup
 TREND_ONLY = False  # charted over time, not compared
 _IOPS, _BPS = FigureUnit.iops, FigureUnit.bytes_per_second
 _NS, _PCT = FigureUnit.nanoseconds, FigureUnit.percent
+# A completion-latency percentile figure is named after fio's percentile: clat_p99_9_ns is "99.9".
+_CLAT_PERCENTILE = re.compile(r"clat_p(\d+(?:_\d+)?)_ns")
+
+
+def _percentile_named(name: str) -> str | None:
+    """The percentile a figure of this name is ("99.9" for clat_p99_9_ns), or None."""
+    match = _CLAT_PERCENTILE.fullmatch(name)
+    return match.group(1).replace("_", ".") if match else None
 
 
 class Figure(enum.StrEnum):
     """A figure a result has: its label, unit, which way is better, and where it is kept.
 
     `key` is the column of result_directions holding a direction figure (named as the figure), or the
-    entry of the result's CPU use holding a job figure. Figures are shown in the order written here.
+    entry of the result's CPU use holding a job figure; `percentile` is fio's completion-latency
+    percentile a clat_p… figure is. Figures are shown in the order written here.
     """
 
     label: str
@@ -51,6 +61,7 @@ class Figure(enum.StrEnum):
     per: MeasuredPer
     key: str
     compared: bool
+    percentile: str | None
 
     def __new__(
         cls, name: str, label: str, unit: FigureUnit, better: bool, compared: bool, cpu_key: str | None = None
@@ -64,6 +75,7 @@ class Figure(enum.StrEnum):
         # A direction figure is the result_directions column of its name; a job figure, an entry of CPU use.
         member.per = MeasuredPer.direction if cpu_key is None else MeasuredPer.job
         member.key = name if cpu_key is None else cpu_key
+        member.percentile = _percentile_named(name)
         return member
 
     # fmt: off
@@ -88,6 +100,8 @@ class Figure(enum.StrEnum):
 DIRECTION_FIGURES = tuple(f for f in Figure if f.per is MeasuredPer.direction)
 JOB_FIGURES = tuple(f for f in Figure if f.per is MeasuredPer.job)
 COMPARED_FIGURES = tuple(f for f in Figure if f.compared)
+# fio's completion-latency percentiles kept as figures ("50" … "99.99"), from lowest.
+CLAT_PERCENTILES = tuple(f.percentile for f in Figure if f.percentile is not None)
 
 
 def figure_named(name: str) -> Figure | None:

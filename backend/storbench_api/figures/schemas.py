@@ -64,6 +64,9 @@ class FigureOut(BaseModel):
     compared: bool = Field(
         description="shown in comparisons and grouped views; every direction figure can be charted in history"
     )
+    percentile: str | None = Field(
+        description="the completion-latency percentile it is, as fio keys it ('99.9'); null for others"
+    )
 
 
 class FigureList(BaseModel):
@@ -82,4 +85,5 @@ def describe(figure: Figure) -> FigureOut:
         higher_is_better=figure.higher_is_better,
         per=figure.per,
         compared=figure.compared,
+        percentile=figure.percentile,
     )

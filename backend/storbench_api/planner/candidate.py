@@ -27,23 +27,11 @@ from storbench_api.planner.solve import (
 from storbench_api.planner.verification import recipes_for
 from storbench_api.storage_classes.expected import Provisioned, figure_for
 from storbench_api.storage_classes.formula import parse_formula
-from storbench_api.storage_classes.schemas import Metric, SpecIn
+from storbench_api.storage_classes.schemas import Metric, SpecIn, StorageClassOut
 
 # Protocols whose clients reach the storage over their own network: a client never moves more
 # than its NIC (METHODOLOGY.md §3, "1 Gbps → 125 MB/s").
 NETWORK_SHARES = {Protocol.nfs, Protocol.smb, Protocol.cfs}
-
-
-@dataclass(frozen=True, slots=True)
-class ClassInfo:
-    """What the planner shows of a class besides its spec."""
-
-    id: int
-    name: str
-    vendor: str
-    protocol: Protocol
-    tier: str
-    published: bool
 
 
 def _words(requirement: Requirement) -> str:
@@ -186,13 +174,12 @@ class Hosts:
 
 
 def _hosts(
-    spec: SpecIn,
-    info: ClassInfo,
+    info: StorageClassOut,
     demands: Sequence[Demand],
     host_nic_mbps: float | None,
     measured: Sequence[HostMeasurement],
 ) -> Hosts:
-    total_mbps = sum(d.mbps for d in demands)
+    spec, total_mbps = info.spec, sum(d.mbps for d in demands)
     share = info.protocol in NETWORK_SHARES
     count, by_nic = hosts_needed(
         min_hosts=spec.min_hosts, network_share=share, total_mbps=total_mbps, host_nic_mbps=host_nic_mbps
@@ -240,8 +227,7 @@ def _cost(
 
 
 def size_class(
-    info: ClassInfo,
-    spec: SpecIn,
+    info: StorageClassOut,
     demands: Sequence[Demand],
     constraints: Constraints,
     checks: Sequence[Mapping[str, Any]],
@@ -249,6 +235,7 @@ def size_class(
     measured: Sequence[HostMeasurement] = (),
 ) -> Candidate:
     """Can the class carry the workload, at what capacity, with how many hosts, for how much, and why."""
+    spec = info.spec
     provisioned = _provisioned(spec, demands)
     low, _ = capacity_bounds(spec, constraints.data_gib)
     figures = figures_at(spec, low, provisioned)
@@ -280,7 +267,7 @@ def size_class(
     if feasible and proposed is not None:
         latency_ok, latency_notes = _latency_reasons(spec, demands, proposed)
         feasible, reasons = latency_ok, reasons + latency_notes
-    hosts = _hosts(spec, info, demands, host_nic_mbps, measured)
+    hosts = _hosts(info, demands, host_nic_mbps, measured)
     reasons += hosts.reasons + measured_latency_reasons(measured, demands, hosts.count)
     if constraints.max_hosts is not None and hosts.count > constraints.max_hosts:
         feasible = False

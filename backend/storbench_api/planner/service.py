@@ -10,7 +10,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.errors import Invalid
 from storbench_api.models.storage_class import StorageClass
 from storbench_api.planner import repository
-from storbench_api.planner.candidate import ClassInfo, ranked, size_class
+from storbench_api.planner.candidate import ranked, size_class
 from storbench_api.planner.host_measurements import host_measurements
 from storbench_api.planner.schemas import (
     FIGURE_METRICS,
@@ -30,7 +30,6 @@ from storbench_api.plans import service as plans_service
 from storbench_api.plans.schemas import PlanCreate
 from storbench_api.storage_classes import repository as storage_classes_repository
 from storbench_api.storage_classes import service as storage_classes_service
-from storbench_api.storage_classes.schemas import SpecIn
 from storbench_fio.units import format_size
 
 
@@ -107,21 +106,11 @@ def _candidates(db: Session, team_id: int, body: PlannerRequest, bounds: HostBou
     directions = repository.direction_rows_by_class(db, team_id)
     found = []
     for storage_class in _considered(db, team_id, body.constraints):
-        spec = SpecIn.model_validate(
-            storage_classes_service.current_spec(storage_class), from_attributes=True
-        )
-        info = ClassInfo(
-            id=storage_class.id,
-            name=storage_class.name,
-            vendor=storage_class.vendor,
-            protocol=storage_class.protocol,
-            tier=storage_class.tier,
-            published=storage_class.team_id is None,
-        )
+        described = storage_classes_service.describe(storage_class)
         checks_of = checks.get(storage_class.id, [])
         measured = host_measurements(directions.get(storage_class.id, []))
         found.append(
-            size_class(info, spec, demands, body.constraints, checks_of, bounds.host_nic_mbps, measured)
+            size_class(described, demands, body.constraints, checks_of, bounds.host_nic_mbps, measured)
         )
     return ranked(found)
 

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from storbench_api.runs.schemas import SweepAxis
+from storbench_api.runs.sweep import axis_values
 
 _RUNTIME_S, _RAMP_S = 30, 5
 _PER_POINT = {
@@ -43,38 +44,54 @@ class SweepPresetList(BaseModel):
 
 
 def _preset(
-    id_: str, name: str, description: str, job: dict[str, Any], axis: dict[str, Any], points: int
+    id_: str, name: str, description: str, job: dict[str, Any], axis: dict[str, Any]
 ) -> SweepPresetOut:
+    swept = SweepAxis.model_validate(axis)
     return SweepPresetOut(
         id=id_,
         name=name,
         description=description,
         jobs=[{**_PER_POINT, **job}],
-        sweep=[SweepAxis.model_validate(axis)],
+        sweep=[swept],
         repetitions=1,
         point_seconds=_RUNTIME_S + _RAMP_S,
-        points=points,
+        points=len(axis_values(swept)),
+    )
+
+
+def _queue_depth(direction: str, description: str) -> SweepPresetOut:
+    """4 KiB random I/O in one direction at QD 1, 2, 4 … 256."""
+    rw = f"rand{direction}"
+    return _preset(
+        f"qd-{rw}-4k",
+        f"Queue depth 1→256, 4 KiB random {direction}",
+        description,
+        {"name": f"{rw}-4k", "rw": rw, "bs": "4k", "size": "1G"},
+        {"option": "iodepth", "from": 1, "to": 256, "factor": 2},
+    )
+
+
+def _block_size(direction: str) -> SweepPresetOut:
+    """Sequential I/O in one direction at QD 32, blocks from 4 KiB to 1 MiB."""
+    return _preset(
+        f"bs-{direction}-4k-1m",
+        f"Block size 4 KiB→1 MiB, sequential {direction} at QD 32",
+        f"Where bandwidth saturates as blocks grow: 4 KiB to 1 MiB sequential {direction}s.",
+        {"name": f"{direction}-bs", "rw": direction, "size": "1G", "iodepth": 32},
+        {"option": "bs", "from": 4096, "to": 1048576, "factor": 2},
     )
 
 
 SWEEP_PRESETS = [
-    _preset(
-        "qd-randread-4k",
-        "Queue depth 1→256, 4 KiB random read",
+    _queue_depth(
+        "read",
         "Where random reads saturate: IOPS and latency at QD 1, 2, 4 … 256; the knee is the last QD "
         "before the extra queue only waits.",
-        {"name": "randread-4k", "rw": "randread", "bs": "4k", "size": "1G"},
-        {"option": "iodepth", "from": 1, "to": 256, "factor": 2},
-        9,
     ),
-    _preset(
-        "qd-randwrite-4k",
-        "Queue depth 1→256, 4 KiB random write",
+    _queue_depth(
+        "write",
         "The practitioner's sweep: a SATA disk stays flat from QD 1 while latency doubles; a RAID0 "
         "climbs to a plateau at QD 4.",
-        {"name": "randwrite-4k", "rw": "randwrite", "bs": "4k", "size": "1G"},
-        {"option": "iodepth", "from": 1, "to": 256, "factor": 2},
-        9,
     ),
     _preset(
         "numjobs-randread-4k",
@@ -90,22 +107,7 @@ SWEEP_PRESETS = [
             "group_reporting": True,
         },
         {"option": "numjobs", "from": 1, "to": 64, "factor": 2},
-        7,
     ),
-    _preset(
-        "bs-read-4k-1m",
-        "Block size 4 KiB→1 MiB, sequential read at QD 32",
-        "Where bandwidth saturates as blocks grow: 4 KiB to 1 MiB sequential reads.",
-        {"name": "read-bs", "rw": "read", "size": "1G", "iodepth": 32},
-        {"option": "bs", "from": 4096, "to": 1048576, "factor": 2},
-        9,
-    ),
-    _preset(
-        "bs-write-4k-1m",
-        "Block size 4 KiB→1 MiB, sequential write at QD 32",
-        "Where bandwidth saturates as blocks grow: 4 KiB to 1 MiB sequential writes.",
-        {"name": "write-bs", "rw": "write", "size": "1G", "iodepth": 32},
-        {"option": "bs", "from": 4096, "to": 1048576, "factor": 2},
-        9,
-    ),
+    _block_size("read"),
+    _block_size("write"),
 ]

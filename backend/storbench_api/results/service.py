@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from storbench_api.advisor import service as advisor
 from storbench_api.auth.service import Principal
 from storbench_api.errors import Invalid, PayloadTooLarge
+from storbench_api.figures.definition import DIRECTION_FIGURES
 from storbench_api.history import detection as history
 from storbench_api.models import RawOutput, Result, ResultDirection
 from storbench_api.ops.metrics import count_results_after_commit
@@ -32,15 +33,8 @@ from storbench_protocol.facts import HostFacts
 
 MAX_IMPORT_BYTES = 32 * 1024 * 1024
 
-# Percentile keys kept as columns, and the column each lands in.
-_PERCENTILE_COLUMNS = {
-    "50": "clat_p50_ns",
-    "90": "clat_p90_ns",
-    "95": "clat_p95_ns",
-    "99": "clat_p99_ns",
-    "99.9": "clat_p99_9_ns",
-    "99.99": "clat_p99_99_ns",
-}
+# Percentile keys kept as columns, and the column each lands in ("99.9" → clat_p99_9_ns).
+_PERCENTILE_COLUMNS = {f.percentile: f.key for f in DIRECTION_FIGURES if f.percentile is not None}
 
 
 def list_results(

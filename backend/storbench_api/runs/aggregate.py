@@ -9,11 +9,10 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import get_args
 
+from storbench_api.figures.definition import CLAT_PERCENTILES
 from storbench_api.models import Assignment, ProgressSample, Result
 from storbench_api.runs.schemas import Aggregate, AggregateDirection
 from storbench_protocol.progress import Direction
-
-PERCENTILES = ("50", "90", "95", "99", "99.9", "99.99")
 
 
 def percentiles_from_histogram(histogram: dict[int, int]) -> dict[str, float]:
@@ -23,7 +22,7 @@ def percentiles_from_histogram(histogram: dict[int, int]) -> dict[str, float]:
         return {}
     found: dict[str, float] = {}
     cumulative = 0
-    wanted = [(key, float(key) / 100 * total) for key in PERCENTILES]
+    wanted = [(key, float(key) / 100 * total) for key in CLAT_PERCENTILES]
     for latency, count in sorted(histogram.items()):
         cumulative += count
         while wanted and cumulative >= wanted[0][1]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from storbench_api.figures.definition import COMPARED_FIGURES, DIRECTION_FIGURES, JOB_FIGURES, Figure
@@ -52,6 +53,7 @@ def test_the_api_publishes_every_figure_as_defined(client: TestClient, owner: Ca
             "higher_is_better": figure.higher_is_better,
             "per": figure.per.value,
             "compared": figure.compared,
+            "percentile": figure.percentile,
         }
 
 
@@ -66,6 +68,23 @@ def test_every_figure_is_kept_where_the_definition_says() -> None:
         assert figure.key in ResultDirection.__table__.columns, figure
     for figure in JOB_FIGURES:
         assert figure.key in CpuOut.model_fields, figure
+
+
+def test_every_percentile_figure_holds_the_percentile_fio_reported(
+    client: TestClient, db: Session, owner: Caller, base: dict[str, Any]
+) -> None:
+    percentiles = [figure for figure in DIRECTION_FIGURES if figure.percentile is not None]
+    assert [figure.percentile for figure in percentiles] == ["50", "90", "95", "99", "99.9", "99.99"]
+    result_id = _import(client, owner, shaped(base, iops=10_000))
+    result = client.get(f"/api/v1/results/{result_id}", headers=owner.headers).json()
+    reported = result["directions"]["read"]["clat_ns"]["percentiles"]
+    kept = db.scalars(
+        select(ResultDirection).where(
+            ResultDirection.result_id == result_id, ResultDirection.direction == "read"
+        )
+    ).one()
+    for figure in percentiles:
+        assert getattr(kept, figure.key) == reported[figure.percentile], figure
 
 
 def test_every_compared_figure_is_exported_with_its_label_and_unit(

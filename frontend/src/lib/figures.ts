@@ -28,6 +28,13 @@ export function figureLabel(name: string): string {
   return BY_NAME.get(name)?.label ?? name;
 }
 
+/** A figure the SPA picks by name (a chart of mean latency): its label and unit as the API gives them. */
+export function figureInfo(name: FigureName): FigureInfo {
+  const figure = BY_NAME.get(name);
+  if (!figure) throw new Error(`the API publishes no figure named ${name}`);
+  return figure;
+}
+
 /** The unit a figure's values are in (bandwidth: "B/s"), if the figure is known. */
 export function figureUnit(name: string): FigureUnit | undefined {
   return BY_NAME.get(name)?.unit;

@@ -1,7 +1,9 @@
 import type { Direction, DirectionName, Latency, Result } from "./api/types";
+import { FIGURES } from "./figures";
 
 export const DIRECTIONS: readonly DirectionName[] = ["read", "write", "trim"];
-export const HEADLINE_PERCENTILES = ["50", "90", "95", "99", "99.9", "99.99"] as const;
+/** fio's completion-latency percentiles kept as figures ("50" … "99.99"), as GET /figures lists them. */
+export const HEADLINE_PERCENTILES: readonly string[] = FIGURES.flatMap((figure) => (figure.percentile ? [figure.percentile] : []));
 
 /** A percentile from fio's map, whatever the key spelling ("99.9" or "99.900000"). */
 export function percentile(latency: Latency | null | undefined, wanted: string): number | undefined {

@@ -3273,7 +3273,8 @@ export interface components {
          * @description A figure a result has: its label, unit, which way is better, and where it is kept.
          *
          *     `key` is the column of result_directions holding a direction figure (named as the figure), or the
-         *     entry of the result's CPU use holding a job figure. Figures are shown in the order written here.
+         *     entry of the result's CPU use holding a job figure; `percentile` is fio's completion-latency
+         *     percentile a clat_p… figure is. Figures are shown in the order written here.
          * @enum {string}
          */
         Figure: "iops" | "bw_bytes" | "lat_mean_ns" | "lat_min_ns" | "lat_max_ns" | "lat_stddev_ns" | "clat_p50_ns" | "clat_p90_ns" | "clat_p95_ns" | "clat_p99_ns" | "clat_p99_9_ns" | "clat_p99_99_ns" | "cpu_usr_pct" | "cpu_sys_pct";
@@ -3308,6 +3309,11 @@ export interface components {
             name: components["schemas"]["Figure"];
             /** @description direction: one value per read, write, trim; job: one per result (CPU) */
             per: components["schemas"]["MeasuredPer"];
+            /**
+             * Percentile
+             * @description the completion-latency percentile it is, as fio keys it ('99.9'); null for others
+             */
+            percentile: string | null;
             /** @description the unit its values are in; bandwidth is bytes per second (B/s) */
             unit: components["schemas"]["FigureUnit"];
         };

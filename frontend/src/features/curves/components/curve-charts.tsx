@@ -1,5 +1,6 @@
 import { ChartContainer } from "../../../components/ui/chart-container";
 import { paletteColor, type ChartReference, type SeriesConfig } from "../../../components/ui/chart-config";
+import { figureInfo } from "../../../lib/figures";
 import { formatValue } from "../../../lib/format";
 import type { Curve, Curves } from "../api/get-curves";
 import { axisLabel, curveRows, kneeText, type CurveValue } from "./curve-rows";
@@ -22,6 +23,9 @@ function specLines(curves: Curve[]): ChartReference[] {
     curve.spec_line ? [{ axis: "y" as const, value: curve.spec_line.value, label: `${curve.spec_line.storage_class} spec`, color: paletteColor(index) }] : [],
   );
 }
+
+// The latency figures charted along the axis, each on its own log scale.
+const LATENCY_CHARTS = ["lat_mean_ns", "clat_p99_ns"] as const;
 
 function chartRows(axis: string, curves: Curve[], pick: CurveValue) {
   return curveRows(curves, pick).map((row) => ({ ...row, at: axisLabel(axis, row.value) }));
@@ -58,8 +62,19 @@ export function CurveCharts({ curves, throughput }: { curves: Curves; throughput
           references={[...knees, ...specLines(throughput.curves.filter((c) => c.host_name === null))]}
         />
       ) : null}
-      <ChartContainer title="Mean latency" kind="line" data={chartRows(axis, shown, "lat_mean_ns")} xKey="at" series={series} unit="ns" logScale references={knees} />
-      <ChartContainer title="p99 latency" kind="line" data={chartRows(axis, shown, "clat_p99_ns")} xKey="at" series={series} unit="ns" logScale references={knees} />
+      {LATENCY_CHARTS.map((name) => (
+        <ChartContainer
+          key={name}
+          title={figureInfo(name).label}
+          kind="line"
+          data={chartRows(axis, shown, name)}
+          xKey="at"
+          series={series}
+          unit={figureInfo(name).unit}
+          logScale
+          references={knees}
+        />
+      ))}
       <KneeTable curves={curves} />
     </div>
   );

@@ -1,9 +1,11 @@
 import { ChartContainer } from "../../../components/ui/chart-container";
 import { SERIES_COLORS, type ChartRow } from "../../../components/ui/chart-config";
 import type { Result } from "../../../lib/api/types";
+import { figureInfo } from "../../../lib/figures";
 
 /** IOPS of each result side by side (read and write), to compare jobs of one run. */
 export function IopsByJobChart({ results }: { results: Result[] }) {
+  const iops = figureInfo("iops");
   const rows: ChartRow[] = results.map((result) => ({
     job: `${result.job_name}@${result.host_name}`,
     read: result.directions.read?.iops ?? null,
@@ -11,7 +13,7 @@ export function IopsByJobChart({ results }: { results: Result[] }) {
   }));
   return (
     <ChartContainer
-      title="IOPS by job"
+      title={`${iops.label} by job`}
       kind="bar"
       data={rows}
       xKey="job"
@@ -19,7 +21,7 @@ export function IopsByJobChart({ results }: { results: Result[] }) {
         read: { label: "read", color: SERIES_COLORS.read },
         write: { label: "write", color: SERIES_COLORS.write },
       }}
-      unit="IOPS"
+      unit={iops.unit}
       height={220}
     />
   );
