@@ -17,6 +17,11 @@ class CurvePoint(BaseModel):
     lat_mean_ns: float | None = Field(description="median mean latency of the repetitions")
     clat_p99_ns: float | None = Field(description="median p99 completion latency of the repetitions")
     partial: bool = Field(description="some of its results were cut short (a cancelled or stopped run)")
+    steady: bool | None = Field(
+        default=None,
+        description="every result here was measured in steady state (false: one was not; null: "
+        "unknown, e.g. fewer than 5 seconds or repetitions)",
+    )
     result_ids: list[int]
 
 

@@ -33,6 +33,11 @@ class SweepPresetOut(BaseModel):
     repetitions: int
     point_seconds: int = Field(description="ramp and runtime of one point")
     points: int
+    precondition: bool = Field(
+        default=False,
+        description="fill the working set first (sequential, twice its size): writes on flash "
+        "measure the device's transient until every block has been written",
+    )
 
 
 class SweepPresetList(BaseModel):
@@ -43,7 +48,14 @@ class SweepPresetList(BaseModel):
 
 
 def _preset(
-    id_: str, name: str, description: str, job: dict[str, Any], axis: dict[str, Any], points: int
+    id_: str,
+    name: str,
+    description: str,
+    job: dict[str, Any],
+    axis: dict[str, Any],
+    points: int,
+    *,
+    precondition: bool = False,
 ) -> SweepPresetOut:
     return SweepPresetOut(
         id=id_,
@@ -54,6 +66,7 @@ def _preset(
         repetitions=1,
         point_seconds=_RUNTIME_S + _RAMP_S,
         points=points,
+        precondition=precondition,
     )
 
 
@@ -75,6 +88,7 @@ SWEEP_PRESETS = [
         {"name": "randwrite-4k", "rw": "randwrite", "bs": "4k", "size": "1G"},
         {"option": "iodepth", "from": 1, "to": 256, "factor": 2},
         9,
+        precondition=True,
     ),
     _preset(
         "numjobs-randread-4k",
@@ -107,5 +121,6 @@ SWEEP_PRESETS = [
         {"name": "write-bs", "rw": "write", "size": "1G", "iodepth": 32},
         {"option": "bs", "from": 4096, "to": 1048576, "factor": 2},
         9,
+        precondition=True,
     ),
 ]

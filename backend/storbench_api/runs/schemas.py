@@ -88,6 +88,9 @@ class RunCreate(RequestBody):
     sweep_shuffle: bool = False
     sweep_seed: Annotated[int, Field(ge=0, le=2**31, strict=False), JSON_INTEGER] = 0
     sweep_stop: SweepStop | None = None
+    # Fill the working set first (SNIA PTS: sequential 128 KiB writes, twice its size), not measured;
+    # writes, so on a block device only where a destructive run is allowed.
+    precondition: bool = False
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> "RunCreate":
@@ -252,6 +255,8 @@ class RunOut(BaseModel):
     repetitions: int = 1
     # The options swept and the points in the order run, each with its results (None: no sweep).
     sweep: SweepOut | None = None
+    # The working set was filled sequentially (twice its size) before measuring; not in the results.
+    precondition: bool = False
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None

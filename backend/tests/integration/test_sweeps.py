@@ -145,3 +145,26 @@ def test_a_sweep_whose_latency_crosses_its_bound_stops_early_and_keeps_what_it_m
     statuses = [p["status"] for p in done["sweep"]["points"]]
     assert statuses[-1] == "pending", statuses
     assert statuses.count("pending") >= 5
+
+
+def test_a_preconditioned_run_fills_first_keeps_only_the_workload_and_judges_its_steady_state(
+    stack: Stack, target: dict[str, Any]
+) -> None:
+    job = {**JOB, "runtime": 6, "iodepth": 4}
+    with stack.client() as api:
+        run_id = _start(stack, api, target, {"jobs": [job], "precondition": True})
+        done: dict[str, Any] = stack.wait_for(lambda: _finished(api, run_id), 180, "the run to finish")
+    assert done["status"] == "completed", (done["error"], done["assignments"])
+    assert done["precondition"] is True
+    # The fill wrote the file twice over, but only the measured job is a result.
+    [result] = done["results"]
+    assert result["job_name"] == "randread" and set(result["directions"]) == {"read"}
+    assert "description" not in result["options"] or "preconditioning" not in result["options"]["description"]
+    verdict = result["steady_state"]["read"]
+    assert verdict["basis"] == "per_second" and verdict["rounds"] >= 5
+    codes = {f["code"] for f in result["findings"]}
+    if verdict["status"] == "not_steady":
+        assert "not_steady" in codes and verdict["range_share"] is not None
+    else:
+        assert verdict["status"] == "steady" and "not_steady" not in codes
+        assert ("steady_late" in codes) == (verdict["reached_at"] > 1)
