@@ -6,7 +6,7 @@ Create Date: 2026-11-28 00:30:00
 
 results.steady_state keeps, per direction, whether its IOPS reached steady state by the SNIA PTS
 rule and when (null: nothing to tell it by, as for imports). runs.precondition: the working set was
-filled sequentially before measuring. plans.sweep and plans.precondition: what a saved plan's runs
+filled sequentially before measuring; progress_samples.phase says which seconds were that fill. plans.sweep and plans.precondition: what a saved plan's runs
 sweep and whether they precondition (null / false: plain runs, as before).
 """
 
@@ -28,6 +28,8 @@ def upgrade() -> None:
         batch_op.add_column(
             sa.Column("precondition", sa.Boolean(), server_default=sa.false(), nullable=False)
         )
+    with op.batch_alter_table("progress_samples", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("phase", sa.String(length=20), nullable=True))
     with op.batch_alter_table("plans", schema=None) as batch_op:
         batch_op.add_column(sa.Column("sweep", sa.JSON(), nullable=True))
         batch_op.add_column(
@@ -39,6 +41,8 @@ def downgrade() -> None:
     with op.batch_alter_table("plans", schema=None) as batch_op:
         batch_op.drop_column("precondition")
         batch_op.drop_column("sweep")
+    with op.batch_alter_table("progress_samples", schema=None) as batch_op:
+        batch_op.drop_column("phase")
     with op.batch_alter_table("runs", schema=None) as batch_op:
         batch_op.drop_column("precondition")
     with op.batch_alter_table("results", schema=None) as batch_op:

@@ -55,6 +55,11 @@ class Curve(BaseModel):
     job_names: list[str]
     storage_class: str | None
     label: str | None
+    fixed: dict[str, float] = Field(
+        default_factory=dict,
+        description="the other sweepable options' values along this curve (a two-axis sweep gives a "
+        "curve per value of its other axis: the rows of its heat map)",
+    )
     points: list[CurvePoint]
     knee: KneeOut | None
     knee_reason: str

@@ -236,6 +236,11 @@ def _curve(
         job_names=sorted({r.job_name for r in members}),
         storage_class=first.storage_class,
         label=first.label,
+        fixed={
+            name: value
+            for name in AXIS_OPTIONS
+            if name != axis and (value := axis_value(first.options, name)) is not None
+        },
         points=points,
         knee=KneeOut(
             value=knee.value,

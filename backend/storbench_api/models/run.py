@@ -164,6 +164,8 @@ class ProgressSample(Base):
     percent: Mapped[float | None]
     # Per direction: iops, bw_bytes, lat_mean_ns over that second.
     directions: Mapped[DirectionFigures] = mapped_column(TypedJSON(TypeAdapter(DirectionFigures)))
+    # "preconditioning" while fio filled the working set before measuring; None while measuring.
+    phase: Mapped[str | None] = mapped_column(String(20))
     # When fio wrote the report (converted by the worker to the server's clock), and when the
     # server stored it: their difference is how late live progress is.
     measured_at: Mapped[datetime | None]

@@ -219,6 +219,7 @@ def record_progress(db: Session, assignment: Assignment, samples: Sequence[Worke
                 eta_s=sample.eta_s,
                 percent=sample.percent,
                 directions=sample.directions,
+                phase=sample.phase,
                 measured_at=(
                     datetime.fromtimestamp(sample.timestamp_ms / 1000, UTC) if sample.timestamp_ms else None
                 ),

@@ -55,8 +55,10 @@ class SweepAxis(RequestBody):
 class SweepStop(RequestBody):
     """End a sweep early once a point's latency crosses a bound (the points measured are kept)."""
 
-    # Mean latency, read from the per-second samples as they land (held for STOP_AFTER_SECONDS).
-    figure: Literal["lat_mean_ns"] = "lat_mean_ns"
+    # Read from the per-second samples as they land, held for STOP_AFTER_SECONDS (runs.early_stop):
+    # lat_mean_ns is each second's mean latency; clat_p99_ns is fio's p99 completion latency of the
+    # running point since it started.
+    figure: Literal["lat_mean_ns", "clat_p99_ns"] = "lat_mean_ns"
     above_ns: Annotated[int, Field(ge=1, le=10**13, strict=False), JSON_INTEGER]
 
 
@@ -292,6 +294,8 @@ class ProgressSampleOut(BaseModel):
     measured_at: datetime | None
     received_at: datetime
     directions: dict[Direction, DirectionSample]
+    # "preconditioning": fio was filling the working set (not measured); null: measuring.
+    phase: Literal["preconditioning"] | None = None
 
 
 class HostProgress(BaseModel):
