@@ -147,6 +147,27 @@ def test_a_sweep_whose_latency_crosses_its_bound_stops_early_and_keeps_what_it_m
     assert statuses.count("pending") >= 5
 
 
+def test_a_sweep_whose_p99_crosses_its_bound_stops_early_saying_what_it_read(
+    stack: Stack, target: dict[str, Any]
+) -> None:
+    body = {
+        "jobs": [{**JOB, "runtime": 2}],
+        "sweep": [{"option": "iodepth", "from": 1, "to": 256, "factor": 2}],
+        "sweep_stop": {"figure": "clat_p99_ns", "above_ns": 1},
+    }
+    with stack.client() as api:
+        run_id = _start(stack, api, target, body)
+
+        def results_kept() -> dict[str, Any] | None:
+            run: dict[str, Any] = api.get(f"/runs/{run_id}").json()
+            return run if run["status"] == "cancelled" and run["results"] else None
+
+        done: dict[str, Any] = stack.wait_for(results_kept, 120, "the sweep to stop with its results")
+    assert done["error"].startswith("stopped early by the sweep's bound: p99 (of the point so far) read")
+    assert done["sweep"]["stop"]["figure"] == "clat_p99_ns"
+    assert [p["status"] for p in done["sweep"]["points"]].count("pending") >= 5
+
+
 def test_a_preconditioned_run_fills_first_keeps_only_the_workload_and_judges_its_steady_state(
     stack: Stack, target: dict[str, Any]
 ) -> None:
