@@ -3,6 +3,7 @@ import { paletteColor, type ChartReference, type SeriesConfig } from "../../../c
 import { formatValue } from "../../../lib/format";
 import type { Curve, Curves } from "../api/get-curves";
 import { axisLabel, curveRows, kneeText, type CurveValue } from "./curve-rows";
+import { HeatMap } from "./heat-map";
 
 /** Series config: one colour per curve, in the order the API gave them. */
 function seriesOf(curves: Curve[]): Record<string, SeriesConfig> {
@@ -61,6 +62,7 @@ export function CurveCharts({ curves, throughput }: { curves: Curves; throughput
       <ChartContainer title="Mean latency" kind="line" data={chartRows(axis, shown, "lat_mean_ns")} xKey="at" series={series} unit="ns" logScale references={knees} />
       <ChartContainer title="p99 latency" kind="line" data={chartRows(axis, shown, "clat_p99_ns")} xKey="at" series={series} unit="ns" logScale references={knees} />
       <KneeTable curves={curves} />
+      <HeatMap curves={curves} />
     </div>
   );
 }
