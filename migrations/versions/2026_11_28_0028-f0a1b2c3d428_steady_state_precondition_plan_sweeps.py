@@ -6,8 +6,9 @@ Create Date: 2026-11-28 00:30:00
 
 results.steady_state keeps, per direction, whether its IOPS reached steady state by the SNIA PTS
 rule and when (null: nothing to tell it by, as for imports). runs.precondition: the working set was
-filled sequentially before measuring; progress_samples.phase says which seconds were that fill. plans.sweep and plans.precondition: what a saved plan's runs
-sweep and whether they precondition (null / false: plain runs, as before).
+filled sequentially before measuring; progress_samples.phase says which seconds were that fill.
+plans.sweep and plans.precondition: what a saved plan's runs sweep and whether they precondition
+(null / false: plain runs, as before).
 """
 
 from collections.abc import Sequence
