@@ -17,6 +17,9 @@ class DirectionSample(WireModel):
     iops: float = Field(ge=0)
     bw_bytes: float = Field(ge=0)
     lat_mean_ns: float = Field(ge=0)
+    # fio's 99th percentile completion latency of the running reporting group since it started (a
+    # sweep's current point so far), the worst of its jobs; None from workers before this field.
+    clat_p99_ns: float | None = Field(default=None, ge=0)
 
 
 class WorkerProgressSample(WireRequest):
@@ -29,6 +32,9 @@ class WorkerProgressSample(WireRequest):
     # When fio wrote the report, in the server's clock (epoch milliseconds).
     timestamp_ms: Annotated[int, Field(ge=0, le=LAST_MS_OF_YEAR_9999), WholeNumber] | None = None
     directions: dict[Direction, DirectionSample]
+    # What fio was doing: filling the working set before measuring (a preconditioned run), or
+    # measuring (None; workers before this field send nothing).
+    phase: Literal["preconditioning"] | None = None
 
 
 class ProgressReport(WireRequest):

@@ -5,6 +5,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from storbench_fio.precondition import is_fill
 from storbench_fio.reported import read_options
 from storbench_protocol.progress import Direction, DirectionSample, WorkerProgressSample
 
@@ -145,6 +146,7 @@ def sample_between(previous: dict[str, Any] | None, current: dict[str, Any]) -> 
     """IOPS, bandwidth and mean latency per direction over the interval between two reports."""
     now = _totals(current)
     before = _totals(previous) if previous is not None else {}
+    p99s = _running_group_p99(current)
     directions: dict[Direction, DirectionSample] = {}
     for direction in DIRECTIONS:
         totals = now.get(direction)
@@ -156,6 +158,7 @@ def sample_between(previous: dict[str, Any] | None, current: dict[str, Any]) -> 
         if seconds <= 0 or ios < 0 or (previous is not None and seconds < SHORTEST_SAMPLE_S):
             continue
         directions[direction] = DirectionSample(
+            clat_p99_ns=p99s.get(direction),
             iops=ios / seconds,
             # fio's counters only grow; a negative difference would be fio's rounding, not a rate.
             bw_bytes=max((totals["bytes"] - old["bytes"]) / seconds, 0.0),
@@ -173,7 +176,42 @@ def sample_between(previous: dict[str, Any] | None, current: dict[str, Any]) -> 
         eta_s=eta,
         percent=percent,
         directions=directions,
+        phase="preconditioning" if _filling(current) else None,
     )
+
+
+def _running_jobs(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The jobs of the running reporting group: the latest one whose jobs have done I/O.
+
+    fio lists every job of the invocation from the start (later groups with no runtime yet), and
+    their `elapsed` is fio's own, the same for all.
+    """
+    started = [
+        job
+        for job in document["jobs"]
+        if any(float((job.get(d) or {}).get("runtime") or 0) > 0 for d in DIRECTIONS)
+    ]
+    if not started:
+        return []
+    running = max(int(job.get("groupid") or 0) for job in started)
+    return [job for job in started if int(job.get("groupid") or 0) == running]
+
+
+def _running_group_p99(document: dict[str, Any]) -> dict[str, float]:
+    """Per direction, the worst p99 completion latency (ns) of the running group's jobs so far."""
+    worst: dict[str, float] = {}
+    for job in _running_jobs(document):
+        for direction in DIRECTIONS:
+            percentiles = ((job.get(direction) or {}).get("clat_ns") or {}).get("percentile") or {}
+            value = percentiles.get("99.000000")
+            if value is not None and int((job.get(direction) or {}).get("total_ios") or 0) > 0:
+                worst[direction] = max(worst.get(direction, 0.0), float(value))
+    return worst
+
+
+def _filling(document: dict[str, Any]) -> bool:
+    """True while the running reporting group is storbench's preconditioning fill."""
+    return any(is_fill(job.get("desc")) for job in _running_jobs(document))
 
 
 # How long after fio's next report is due the worker looks for it (fio takes a moment to write it).

@@ -155,3 +155,44 @@ def test_while_fio_cannot_tell_the_eta_comes_from_the_jobs_planned_length(
     samples = ProgressReporter(_fed(report(9) + report(10) + report(11))).collect()
     assert [s.elapsed_s for s in samples] == [9.0, 10.0, 11.0]
     assert [None if s.eta_s is None else s.elapsed_s + s.eta_s for s in samples] == [planned] * 3
+
+
+def test_the_seconds_of_a_preconditioning_fill_say_so_and_the_measured_ones_do_not(tmp_path: Path) -> None:
+    from storbench_fio.precondition import PRECONDITION_DESCRIPTION
+
+    # The real fio: a rate-limited fill (2 s) as group 0, then the measured random reads (2 s).
+    argv = [
+        "fio",
+        "--output-format=json",
+        "--status-interval=1",
+        f"--directory={tmp_path}",
+        "--name=r",
+        f"--description={PRECONDITION_DESCRIPTION}",
+        "--rw=write",
+        "--bs=128k",
+        "--size=8m",
+        "--rate=4m",
+        "--runtime=10",
+        "--ioengine=psync",
+        "--name=r",
+        "--stonewall",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=8m",
+        "--runtime=2",
+        "--time_based",
+        "--ioengine=psync",
+    ]
+    output = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    samples = ProgressReporter(_fed(output)).collect()
+    phases = [s.phase for s in samples]
+    assert phases[0] == "preconditioning" and phases[-1] is None, phases
+    # Once measuring, it never goes back to filling.
+    assert phases == sorted(phases, key=lambda p: p is None)
+    assert all("write" in s.directions for s in samples if s.phase == "preconditioning")
+
+
+def test_each_sample_carries_the_running_points_p99_so_far(status_stream: str) -> None:
+    samples = ProgressReporter(_fed(status_stream)).collect()
+    p99s = [s.directions["read"].clat_p99_ns for s in samples]
+    assert p99s and all(p is not None and p > 0 for p in p99s), p99s

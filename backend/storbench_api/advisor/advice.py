@@ -54,10 +54,15 @@ OPTIONS_UNKNOWN = Finding(
 )
 
 
+def most_serious_first(findings: list[Finding]) -> list[Finding]:
+    """Findings ordered as the advisor lists them: critical, then warnings, then information."""
+    return sorted(findings, key=lambda f: _ORDER[f.severity])
+
+
 def advise(evidence: Evidence) -> list[Finding]:
     """Every finding for a result, most serious first."""
     if not evidence.options:
         findings = [finding for rule in WITHOUT_OPTIONS for finding in rule(evidence)] + [OPTIONS_UNKNOWN]
     else:
         findings = [finding for rule in RULES for finding in rule(evidence)]
-    return sorted(findings, key=lambda f: _ORDER[f.severity])
+    return most_serious_first(findings)

@@ -17,6 +17,11 @@ class CurvePoint(BaseModel):
     lat_mean_ns: float | None = Field(description="median mean latency of the repetitions")
     clat_p99_ns: float | None = Field(description="median p99 completion latency of the repetitions")
     partial: bool = Field(description="some of its results were cut short (a cancelled or stopped run)")
+    steady: bool | None = Field(
+        default=None,
+        description="every result here was measured in steady state (false: one was not; null: "
+        "unknown, e.g. fewer than 5 seconds or repetitions)",
+    )
     result_ids: list[int]
 
 
@@ -50,6 +55,11 @@ class Curve(BaseModel):
     job_names: list[str]
     storage_class: str | None
     label: str | None
+    fixed: dict[str, float] = Field(
+        default_factory=dict,
+        description="the other sweepable options' values along this curve (a two-axis sweep gives a "
+        "curve per value of its other axis: the rows of its heat map)",
+    )
     points: list[CurvePoint]
     knee: KneeOut | None
     knee_reason: str

@@ -10,6 +10,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -217,6 +218,7 @@ def _curve(
             lat_mean_ns=_median([m.lat_mean_ns for m in shown]),
             clat_p99_ns=_median([m.clat_p99_ns for m in shown]),
             partial=any(r.partial for r in here),
+            steady=_steady(here, direction),
             result_ids=sorted(r.id for r in here),
         )
         points.append(point)
@@ -234,6 +236,11 @@ def _curve(
         job_names=sorted({r.job_name for r in members}),
         storage_class=first.storage_class,
         label=first.label,
+        fixed={
+            name: value
+            for name in AXIS_OPTIONS
+            if name != axis and (value := axis_value(first.options, name)) is not None
+        },
         points=points,
         knee=KneeOut(
             value=knee.value,
@@ -273,6 +280,19 @@ def _spec_line(members: Sequence[Result], figure: Figure, direction: str) -> Cur
                     formula=str(check.get("formula") or ""),
                 )
     return None
+
+
+def _steady(results: Sequence[Result], direction: str) -> bool | None:
+    """Whether the point was measured in steady state (runs.steadiness), None when unknown."""
+    verdicts = [(r.steady_state or {}).get(direction) or {} for r in results]
+
+    def outside(verdict: dict[str, Any]) -> bool:
+        early = verdict.get("round") is not None and int(verdict["round"]) < int(verdict["reached_at"] or 0)
+        return verdict.get("status") == "not_steady" or early
+
+    if any(outside(v) for v in verdicts):
+        return False
+    return True if all(v.get("status") == "steady" for v in verdicts) else None
 
 
 def _repetition(result: Result) -> int:

@@ -22,5 +22,9 @@ class Plan(TimestampMixin, Base):
     preset_id: Mapped[str | None] = mapped_column(String(80))
     # Hosts of a multi-host run share one set of files instead of writing their own.
     shared_files: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The sweep its runs execute (RunCreate's sweep, sweep_shuffle, sweep_seed, sweep_stop) and
+    # whether they precondition the working set first; None / False: plain runs.
+    sweep: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    precondition: Mapped[bool] = mapped_column(default=False, server_default=false())
     # The current version (plan_versions keeps every version's jobs; runs keep the one they ran).
     version: Mapped[int] = mapped_column(default=1, server_default="1")

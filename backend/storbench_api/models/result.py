@@ -98,6 +98,9 @@ class Result(TimestampMixin, Base):
     # options, storage class and capacity), and a digest of it: equal digests compare fairly.
     comparability: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     fingerprint: Mapped[str | None] = mapped_column(String(64), index=True)
+    # Per direction, whether its IOPS reached steady state and when (runs.steadiness); None: no
+    # per-second series or repetitions to tell (imports).
+    steady_state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     directions: Mapped[list["ResultDirection"]] = relationship(
         back_populates="result", lazy="raise", order_by="ResultDirection.direction"

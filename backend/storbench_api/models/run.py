@@ -103,6 +103,9 @@ class Run(TimestampMixin, Base):
     # A sweep's axes, points in the order run, jobs as planned (one point) and early stop
     # (runs.sweep.SweepRecord); jobs then hold every point's jobs. None: no sweep.
     sweep: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The working set was first filled sequentially (twice its size) before measuring; jobs then
+    # start with that fill (runs.precondition), whose results are not kept.
+    precondition: Mapped[bool] = mapped_column(default=False, server_default=false())
     # What the team calls this run ("after firmware 2.1", "nconnect=8"), set at start, editable.
     label: Mapped[str | None] = mapped_column(String(200))
     note: Mapped[str | None] = mapped_column(Text)
@@ -161,6 +164,8 @@ class ProgressSample(Base):
     percent: Mapped[float | None]
     # Per direction: iops, bw_bytes, lat_mean_ns over that second.
     directions: Mapped[DirectionFigures] = mapped_column(TypedJSON(TypeAdapter(DirectionFigures)))
+    # "preconditioning" while fio filled the working set before measuring; None while measuring.
+    phase: Mapped[str | None] = mapped_column(String(20))
     # When fio wrote the report (converted by the worker to the server's clock), and when the
     # server stored it: their difference is how late live progress is.
     measured_at: Mapped[datetime | None]

@@ -1,13 +1,25 @@
 """Plan request and response bodies."""
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
 from storbench_api.fio_tools.schemas import FioJobIn, FioJobOut
-from storbench_api.wire import NAME, NO_NUL, RequestBody
+from storbench_api.runs.schemas import SweepAxis, SweepStop
+from storbench_api.wire import JSON_INTEGER, NAME, NO_NUL, RequestBody
 
 _NAME_FIELD = Field(min_length=1, max_length=120, pattern=NAME, examples=["NAS 4k random read"])
+
+
+class PlanSweep(RequestBody):
+    """The sweep a plan's runs execute: as POST /runs takes it (sweep, sweep_shuffle, sweep_seed,
+    sweep_stop), under shorter names."""
+
+    axes: list[SweepAxis] = Field(min_length=1, max_length=3)
+    shuffle: bool = False
+    seed: Annotated[int, Field(ge=0, le=2**31, strict=False), JSON_INTEGER] = 0
+    stop: SweepStop | None = None
 
 
 class PlanCreate(RequestBody):
@@ -24,6 +36,9 @@ class PlanCreate(RequestBody):
     # On a shared file system, run by several hosts: all hosts use one set of files (laid out
     # once) instead of each host writing its own.
     shared_files: bool = False
+    # Its runs sweep these options (a run's own sweep replaces it) and precondition first.
+    sweep: PlanSweep | None = None
+    precondition: bool = False
 
 
 class PlanUpdate(RequestBody):
@@ -36,6 +51,9 @@ class PlanUpdate(RequestBody):
     description: str | None = Field(default=None, max_length=4000, pattern=NO_NUL)
     jobs: list[FioJobIn] | None = Field(default=None, min_length=1, max_length=1000)
     shared_files: bool | None = None
+    # null removes the sweep; left out, it stays.
+    sweep: PlanSweep | None = None
+    precondition: bool | None = None
 
 
 class PlanDuplicate(RequestBody):
@@ -53,6 +71,8 @@ class PlanOut(BaseModel):
     jobs: list[FioJobOut]
     preset_id: str | None
     shared_files: bool = False
+    sweep: PlanSweep | None = None
+    precondition: bool = False
     # Editing the jobs adds a version; runs keep the version they ran.
     version: int = 1
     created_at: datetime

@@ -1,12 +1,13 @@
 """Test plans: save, edit (a new version), duplicate, delete; runs keep the version they ran."""
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 from storbench_api.audit import service as audit
 from storbench_api.auth.service import Principal
-from storbench_api.errors import Conflict, NotFound
+from storbench_api.errors import Conflict, Invalid, NotFound
 from storbench_api.fio_tools.schemas import jobs_in, jobs_out
 from storbench_api.fio_tools.service import normalise_jobs
 from storbench_api.models import Plan, PlanVersion
@@ -15,22 +16,27 @@ from storbench_api.plans.schemas import (
     PlanCreate,
     PlanDuplicate,
     PlanOut,
+    PlanSweep,
     PlanUpdate,
     PlanVersionList,
     PlanVersionOut,
 )
+from storbench_api.runs.sweep import point_jobs, sweep_points, sweep_problems
 
 
 def create_plan(db: Session, principal: Principal, body: PlanCreate) -> Plan:
     """A new plan (version 1) whose jobs fio would accept."""
     name = _free_name(db, principal.team_id, body.name)
+    plan_jobs = normalise_jobs(jobs_in(body.jobs))
     plan = Plan(
         team_id=principal.team_id,
         name=name,
         description=body.description,
-        jobs=normalise_jobs(jobs_in(body.jobs)),
+        jobs=plan_jobs,
         preset_id=body.preset_id,
         shared_files=body.shared_files,
+        sweep=_checked_sweep(body.sweep, plan_jobs),
+        precondition=body.precondition,
         version=1,
     )
     db.add(plan)
@@ -61,6 +67,11 @@ def update_plan(db: Session, principal: Principal, plan_id: int, body: PlanUpdat
         plan.description = body.description
     new_jobs = normalise_jobs(jobs_in(body.jobs)) if body.jobs is not None else plan.jobs
     new_shared = body.shared_files if body.shared_files is not None else plan.shared_files
+    if "sweep" in given or (body.jobs is not None and plan.sweep):
+        sweep = body.sweep if "sweep" in given else PlanSweep.model_validate(plan.sweep)
+        plan.sweep = _checked_sweep(sweep, new_jobs)
+    if body.precondition is not None:
+        plan.precondition = body.precondition
     if new_jobs != plan.jobs or new_shared != plan.shared_files:
         plan.jobs = new_jobs
         plan.shared_files = new_shared
@@ -92,6 +103,8 @@ def duplicate_plan(db: Session, principal: Principal, plan_id: int, body: PlanDu
         jobs=list(source.jobs),
         preset_id=source.preset_id,
         shared_files=source.shared_files,
+        sweep=source.sweep,
+        precondition=source.precondition,
         version=1,
     )
     db.add(plan)
@@ -183,6 +196,8 @@ def describe(plan: Plan) -> PlanOut:
         jobs=jobs_out(plan.jobs),
         preset_id=plan.preset_id,
         shared_files=plan.shared_files,
+        sweep=PlanSweep.model_validate(plan.sweep) if plan.sweep else None,
+        precondition=plan.precondition,
         version=plan.version,
         created_at=plan.created_at,
         updated_at=plan.updated_at,
@@ -219,3 +234,24 @@ def _copy_name(db: Session, team_id: int, name: str) -> str:
         n += 1
         candidate = f"{base} {n})"
     return candidate
+
+
+def _checked_sweep(sweep: PlanSweep | None, jobs: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The sweep as the plan keeps it, refused (naming the field) when its runs could not sweep it."""
+    if sweep is None:
+        return None
+    try:
+        for problem in sweep_problems(sweep.axes):
+            raise problem
+        for point in sweep_points(sweep.axes):
+            point_jobs(jobs, point)
+    except Invalid as exc:
+        # A run names its sweep's fields sweep.N…; a plan keeps them under sweep.axes.N…
+        raise Invalid(
+            exc.message,
+            [
+                {**error, "field": str(error.get("field", "sweep")).replace("sweep", "sweep.axes", 1)}
+                for error in exc.errors
+            ],
+        ) from exc
+    return sweep.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -34,6 +34,11 @@ class SweepPresetOut(BaseModel):
     repetitions: int
     point_seconds: int = Field(description="ramp and runtime of one point")
     points: int
+    precondition: bool = Field(
+        default=False,
+        description="fill the working set first (sequential, twice its size): writes on flash "
+        "measure the device's transient until every block has been written",
+    )
 
 
 class SweepPresetList(BaseModel):
@@ -44,7 +49,13 @@ class SweepPresetList(BaseModel):
 
 
 def _preset(
-    id_: str, name: str, description: str, job: dict[str, Any], axis: dict[str, Any]
+    id_: str,
+    name: str,
+    description: str,
+    job: dict[str, Any],
+    axis: dict[str, Any],
+    *,
+    precondition: bool = False,
 ) -> SweepPresetOut:
     swept = SweepAxis.model_validate(axis)
     return SweepPresetOut(
@@ -56,6 +67,7 @@ def _preset(
         repetitions=1,
         point_seconds=_RUNTIME_S + _RAMP_S,
         points=len(axis_values(swept)),
+        precondition=precondition,
     )
 
 
@@ -68,6 +80,7 @@ def _queue_depth(direction: str, description: str) -> SweepPresetOut:
         description,
         {"name": f"{rw}-4k", "rw": rw, "bs": "4k", "size": "1G"},
         {"option": "iodepth", "from": 1, "to": 256, "factor": 2},
+        precondition=direction == "write",
     )
 
 
@@ -79,6 +92,7 @@ def _block_size(direction: str) -> SweepPresetOut:
         f"Where bandwidth saturates as blocks grow: 4 KiB to 1 MiB sequential {direction}s.",
         {"name": f"{direction}-bs", "rw": direction, "size": "1G", "iodepth": 32},
         {"option": "bs", "from": 4096, "to": 1048576, "factor": 2},
+        precondition=direction == "write",
     )
 
 

@@ -1,7 +1,7 @@
 """Result response bodies."""
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import UploadFile
 from pydantic import BaseModel, Field
@@ -73,6 +73,30 @@ class CpuOut(BaseModel):
     minf: int | None = None
 
 
+class SteadyStateOut(BaseModel):
+    """Whether a direction's IOPS reached steady state (SNIA PTS: 5 rounds within 20 % and trending
+    under 10 % of their mean), over its per-second samples or its run's repetitions."""
+
+    basis: Literal["per_second", "repetitions"] = Field(
+        description="the rounds: the result's per-second samples, or its job's repetitions in the run"
+    )
+    figure: Literal["iops"] = "iops"
+    status: Literal["steady", "not_steady", "too_short"] = Field(
+        description="too_short: fewer rounds than the 5-round window"
+    )
+    rounds: int
+    window: int = Field(description="rounds in the measurement window (5)")
+    reached_at: int | None = Field(description="the first round (1-based) of the first steady window")
+    round: int | None = Field(default=None, description="repetitions: this result's round (1-based)")
+    range_share: float | None = Field(
+        description="max − min over the steady window (else the last window) as a share of its mean"
+    )
+    excursion_share: float | None = Field(
+        description="the least-squares line's change across that window as a share of its mean"
+    )
+    reason: str
+
+
 class ResultOut(BaseModel):
     """One job's result on one host."""
 
@@ -102,6 +126,9 @@ class ResultOut(BaseModel):
         description="each direction against the spec line for its kind of test"
     )
     findings: list[Finding] = Field(description="the methodology advisor's findings, most serious first")
+    steady_state: dict[str, SteadyStateOut] | None = Field(
+        default=None, description="per direction, whether its IOPS reached steady state (null: unknown)"
+    )
 
 
 class ResultList(BaseModel):

@@ -328,5 +328,6 @@ def describe(result: Result) -> ResultOut:
             "storage_class_spec_id": result.storage_class_spec_id,
             "spec_checks": result.spec_checks,
             "findings": result.findings,
+            "steady_state": result.steady_state,
         }
     )

@@ -29,6 +29,7 @@ def run_again(db: Session, principal: Principal, run_id: int, body: RunAgain) ->
     }
     if "repetitions" in RunCreate.model_fields:
         request["repetitions"] = previous.repetitions
+    request["precondition"] = previous.precondition
     if previous.sweep:
         request.update(sweep_request(previous.sweep))
     try:

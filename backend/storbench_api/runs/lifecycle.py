@@ -193,7 +193,11 @@ def mark_started(
     )
     run = assignment.run
     assignment.deadline_at = (
-        now + expected_duration(run.jobs) * run.repetitions + get_settings().run_deadline_grace
+        now
+        + expected_duration(run.jobs) * run.repetitions
+        # A fill runs until done, at most as long as a job may.
+        + (get_settings().max_runtime if run.precondition else timedelta())
+        + get_settings().run_deadline_grace
     )
     refresh_run_status(assignment.run)
     db.flush()
@@ -215,6 +219,7 @@ def record_progress(db: Session, assignment: Assignment, samples: Sequence[Worke
                 eta_s=sample.eta_s,
                 percent=sample.percent,
                 directions=sample.directions,
+                phase=sample.phase,
                 measured_at=(
                     datetime.fromtimestamp(sample.timestamp_ms / 1000, UTC) if sample.timestamp_ms else None
                 ),

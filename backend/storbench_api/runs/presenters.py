@@ -24,9 +24,10 @@ from storbench_api.runs.schemas import (
     SweepOut,
     TargetRef,
 )
-from storbench_api.runs.sweep import describe_sweep
+from storbench_api.runs.sweep import describe_sweep, expand_jobs
 from storbench_api.security import keyed_name
 from storbench_api.settings import get_settings
+from storbench_fio.precondition import with_precondition
 from storbench_protocol.assignments import AssignmentTarget, WorkerAssignment
 
 
@@ -136,6 +137,7 @@ def _describe(run: Run, results: Sequence[Result]) -> RunOut:
         shared_files=run.shared_files,
         repetitions=run.repetitions,
         sweep=_sweep_out(run, results),
+        precondition=run.precondition,
         created_at=run.created_at,
         started_at=run.started_at,
         finished_at=run.finished_at,
@@ -192,14 +194,24 @@ def worker_assignment(assignment: Assignment) -> WorkerAssignment:
             destructive=run.target.destructive,
             confirmed_destructive=run.confirmed_destructive,
         ),
-        jobs=run.jobs,
+        jobs=jobs_to_run(run),
         shared_files=run.shared_files,
         lays_out=lays_out_files(assignment),
         scratch_name=scratch_name(assignment),
         host_count=len(run.assignments),
-        # A sweep's jobs hold each point's repetitions already (runs.sweep).
-        repetitions=1 if run.sweep else run.repetitions,
+        # A sweep's jobs hold each point's repetitions already (runs.sweep), as do preconditioned
+        # runs' (the fill runs once, not per repetition).
+        repetitions=1 if run.sweep or run.precondition else run.repetitions,
     )
+
+
+def jobs_to_run(run: Run) -> list[dict[str, Any]]:
+    """The jobs a host runs: the run's, behind the fill of its working set when it preconditions."""
+    if not run.precondition:
+        return run.jobs
+    planned = run.sweep["planned_jobs"] if run.sweep else run.jobs
+    measured = run.jobs if run.sweep else expand_jobs([run.jobs], run.repetitions)
+    return with_precondition(planned, measured, int(get_settings().max_runtime.total_seconds()))
 
 
 def scratch_name(assignment: Assignment) -> str:

@@ -20,11 +20,12 @@ from storbench_api.hosts.service import is_online, offline_reason
 from storbench_api.models import Host, Plan, Target, TargetKind
 from storbench_api.plans import repository as plans_repository
 from storbench_api.runs.repetitions import ensure_repetitions_fit
-from storbench_api.runs.schemas import RunCreate
+from storbench_api.runs.schemas import RunCreate, SweepAxis, SweepStop
 from storbench_api.runs.sweep import plan_sweep
 from storbench_api.settings import get_settings
 from storbench_api.targets import repository as targets_repository
 from storbench_api.targets import service as targets_service
+from storbench_fio.precondition import fill_jobs
 from storbench_fio.presets import get_preset
 
 _PLATFORM_NAMES = {"linux": "Linux", "windows": "Windows", "other": "neither Linux nor Windows"}
@@ -46,6 +47,7 @@ class RunPlan:
     repetitions: int
     # What runs.sweep keeps (axes, points in order, jobs as planned, early stop); None: no sweep.
     sweep: dict[str, Any] | None
+    precondition: bool
     confirmed_destructive: bool
     # The least free space and memory the hosts reported (None: unknown, or a block device's space).
     free_bytes: int | None
@@ -72,9 +74,13 @@ def plan_run(db: Session, team_id: int, body: RunCreate) -> RunPlan:
             [{"field": "target_id", "value": str(body.target_id), "reason": "unknown target"}],
         )
     jobs, plan, source_name = _jobs_for(db, team_id, body)
+    body = with_plan_sweep(body, plan)
     planned_sweep = plan_sweep(jobs, body) if body.sweep else None
     # Each point must be safe on the target as a run of its own (the points share their files).
     each_point = planned_sweep.points_jobs if planned_sweep else [jobs]
+    if body.precondition:
+        # The fill writes the working set: safe on the target only where its writes are.
+        each_point = [fill_jobs(jobs, int(get_settings().max_runtime.total_seconds())), *each_point]
     hosts, host_problems = _participants(db, team_id, target.host, body)
     for host in hosts:
         placeable = targets_service.ensure_placeable
@@ -119,6 +125,7 @@ def plan_run(db: Session, team_id: int, body: RunCreate) -> RunPlan:
         shared_files=shared_files,
         repetitions=body.repetitions,
         sweep=planned_sweep.record if planned_sweep else None,
+        precondition=body.precondition,
         confirmed_destructive=body.confirm_destructive,
         free_bytes=free,
         memory_bytes=memory,
@@ -269,3 +276,18 @@ def _memory_of(hosts: Sequence[Host]) -> int | None:
     """The least memory any of the hosts reported (None: none did)."""
     memories = [m for h in hosts if isinstance(m := (h.facts or {}).get("memory_bytes"), int) and m > 0]
     return min(memories) if memories else None
+
+
+def with_plan_sweep(body: RunCreate, plan: Plan | None) -> RunCreate:
+    """The body with its plan's sweep (unless it sweeps on its own) and preconditioning."""
+    if plan is None or (not plan.sweep and not plan.precondition):
+        return body
+    update: dict[str, Any] = {"precondition": body.precondition or plan.precondition}
+    if plan.sweep and body.sweep is None:
+        update |= {
+            "sweep": [SweepAxis.model_validate(axis) for axis in plan.sweep["axes"]],
+            "sweep_shuffle": bool(plan.sweep.get("shuffle")),
+            "sweep_seed": int(plan.sweep.get("seed") or 0),
+            "sweep_stop": SweepStop.model_validate(plan.sweep["stop"]) if plan.sweep.get("stop") else None,
+        }
+    return body.model_copy(update=update)

@@ -55,8 +55,10 @@ class SweepAxis(RequestBody):
 class SweepStop(RequestBody):
     """End a sweep early once a point's latency crosses a bound (the points measured are kept)."""
 
-    # Mean latency, read from the per-second samples as they land (held for STOP_AFTER_SECONDS).
-    figure: Literal["lat_mean_ns"] = "lat_mean_ns"
+    # Read from the per-second samples as they land, held for STOP_AFTER_SECONDS (runs.early_stop):
+    # lat_mean_ns is each second's mean latency; clat_p99_ns is fio's p99 completion latency of the
+    # running point since it started.
+    figure: Literal["lat_mean_ns", "clat_p99_ns"] = "lat_mean_ns"
     above_ns: Annotated[int, Field(ge=1, le=10**13, strict=False), JSON_INTEGER]
 
 
@@ -88,6 +90,9 @@ class RunCreate(RequestBody):
     sweep_shuffle: bool = False
     sweep_seed: Annotated[int, Field(ge=0, le=2**31, strict=False), JSON_INTEGER] = 0
     sweep_stop: SweepStop | None = None
+    # Fill the working set first (SNIA PTS: sequential 128 KiB writes, twice its size), not measured;
+    # writes, so on a block device only where a destructive run is allowed.
+    precondition: bool = False
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> "RunCreate":
@@ -252,6 +257,8 @@ class RunOut(BaseModel):
     repetitions: int = 1
     # The options swept and the points in the order run, each with its results (None: no sweep).
     sweep: SweepOut | None = None
+    # The working set was filled sequentially (twice its size) before measuring; not in the results.
+    precondition: bool = False
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
@@ -287,6 +294,8 @@ class ProgressSampleOut(BaseModel):
     measured_at: datetime | None
     received_at: datetime
     directions: dict[Direction, DirectionSample]
+    # "preconditioning": fio was filling the working set (not measured); null: measuring.
+    phase: Literal["preconditioning"] | None = None
 
 
 class HostProgress(BaseModel):

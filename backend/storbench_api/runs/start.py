@@ -32,6 +32,7 @@ def start_run(db: Session, principal: Principal, body: RunCreate) -> Run:
         status=RunStatus.queued,
         repetitions=planned.repetitions,
         sweep=planned.sweep,
+        precondition=planned.precondition,
     )
     run.target = target
     run.assignments = []

@@ -12,8 +12,9 @@ from storbench_api.kit.logs import bind
 from storbench_api.models import Assignment, Host
 from storbench_api.results import service as results_service
 from storbench_api.results.provenance import Provenance
-from storbench_api.runs import early_stop, lifecycle, presenters, repetitions, repository
+from storbench_api.runs import early_stop, lifecycle, presenters, repetitions, repository, steadiness
 from storbench_api.runs.sweep import repetition_of_sweep_results
+from storbench_fio.precondition import without_fill
 from storbench_protocol.assignments import (
     AssignmentState,
     BarrierState,
@@ -82,8 +83,9 @@ def store_result(db: Session, host: Host, assignment_id: int, upload: ResultUplo
         run = assignment.run
         parsed = results_service.parse_output(upload.fio_output)
         planned_jobs = run.sweep["planned_jobs"] if run.sweep else run.jobs
-        added = run.repetitions > 1 or run.sweep is not None
-        report = repetitions.without_added_stonewalls(parsed, planned_jobs, added)
+        added = run.repetitions > 1 or run.sweep is not None or run.precondition
+        measured = without_fill(parsed) if run.precondition else parsed
+        report = repetitions.without_added_stonewalls(measured, planned_jobs, added)
         source = Provenance.of_assignment(
             assignment,
             partial=upload.stopped_early is not None,
@@ -94,6 +96,15 @@ def store_result(db: Session, host: Host, assignment_id: int, upload: ResultUplo
         stored = results_service.store_report(db, source, report, upload.fio_output)
         if upload.stopped_early is not None:
             repetitions.keep_whole_groups(stored, report)
+        steadiness.assess(
+            db,
+            assignment,
+            stored,
+            report,
+            repetitions=run.repetitions,
+            ran=parsed.jobs,
+            groups_before=1 if run.precondition else 0,
+        )
         lifecycle.finish_measured(
             assignment,
             failed_jobs=[job.name for job in report.jobs if job.error],

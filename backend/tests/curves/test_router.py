@@ -128,3 +128,47 @@ def test_ids_that_are_not_ids_are_refused_naming_the_field_never_a_500(
             assert answer.json()["errors"][0]["field"] == field
     compared = client.get("/api/v1/compare", params={"ids": "1,²"}, headers=owner.headers)
     assert compared.status_code == 422 and compared.json()["errors"][0]["field"] == "ids"
+
+
+def test_a_point_says_whether_it_was_measured_in_steady_state(
+    client: TestClient, db: Session, owner: Caller
+) -> None:
+    host, _ = make_host(db, team=owner.team)
+    target = make_target(db, host=host)
+    run = make_run(db, target=target)
+    steady = {"write": {"status": "steady", "reached_at": 1, "basis": "per_second"}}
+    settling = {"write": {"status": "not_steady", "reached_at": None, "basis": "per_second"}}
+    _point(db, owner.team, target, run, 1, 1000, steady_state=steady)
+    _point(db, owner.team, target, run, 2, 1900, steady_state=settling)
+    _point(db, owner.team, target, run, 4, 3000)
+    response = client.get(
+        "/api/v1/curves", params={"run_ids": str(run.id), "axis": "iodepth"}, headers=owner.headers
+    )
+    assert response.status_code == 200, response.text
+    [curve] = response.json()["curves"]
+    assert [p["steady"] for p in curve["points"]] == [True, False, None]
+
+
+def test_a_two_axis_sweep_gives_a_curve_per_value_of_its_other_axis(
+    client: TestClient, db: Session, owner: Caller
+) -> None:
+    host, _ = make_host(db, team=owner.team)
+    target = make_target(db, host=host)
+    run = make_run(db, target=target)
+    for numjobs in (1, 2):
+        for qd in (1, 2, 4):
+            result = make_result(
+                db,
+                team=owner.team,
+                target=target,
+                run=run,
+                iops={"read": 1000.0 * qd * numjobs},
+                options={"rw": "randread", "bs": "4k", "iodepth": str(qd), "numjobs": str(numjobs)},
+            )
+            assert result.id
+    response = client.get(
+        "/api/v1/curves", params={"run_ids": str(run.id), "axis": "iodepth"}, headers=owner.headers
+    )
+    assert response.status_code == 200, response.text
+    rows = {c["fixed"]["numjobs"]: [p["median"] for p in c["points"]] for c in response.json()["curves"]}
+    assert rows == {1: [1000, 2000, 4000], 2: [2000, 4000, 8000]}

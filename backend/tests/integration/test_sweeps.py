@@ -145,3 +145,47 @@ def test_a_sweep_whose_latency_crosses_its_bound_stops_early_and_keeps_what_it_m
     statuses = [p["status"] for p in done["sweep"]["points"]]
     assert statuses[-1] == "pending", statuses
     assert statuses.count("pending") >= 5
+
+
+def test_a_sweep_whose_p99_crosses_its_bound_stops_early_saying_what_it_read(
+    stack: Stack, target: dict[str, Any]
+) -> None:
+    body = {
+        "jobs": [{**JOB, "runtime": 2}],
+        "sweep": [{"option": "iodepth", "from": 1, "to": 256, "factor": 2}],
+        "sweep_stop": {"figure": "clat_p99_ns", "above_ns": 1},
+    }
+    with stack.client() as api:
+        run_id = _start(stack, api, target, body)
+
+        def results_kept() -> dict[str, Any] | None:
+            run: dict[str, Any] = api.get(f"/runs/{run_id}").json()
+            return run if run["status"] == "cancelled" and run["results"] else None
+
+        done: dict[str, Any] = stack.wait_for(results_kept, 120, "the sweep to stop with its results")
+    assert done["error"].startswith("stopped early by the sweep's bound: p99 (of the point so far) read")
+    assert done["sweep"]["stop"]["figure"] == "clat_p99_ns"
+    assert [p["status"] for p in done["sweep"]["points"]].count("pending") >= 5
+
+
+def test_a_preconditioned_run_fills_first_keeps_only_the_workload_and_judges_its_steady_state(
+    stack: Stack, target: dict[str, Any]
+) -> None:
+    job = {**JOB, "runtime": 6, "iodepth": 4}
+    with stack.client() as api:
+        run_id = _start(stack, api, target, {"jobs": [job], "precondition": True})
+        done: dict[str, Any] = stack.wait_for(lambda: _finished(api, run_id), 180, "the run to finish")
+    assert done["status"] == "completed", (done["error"], done["assignments"])
+    assert done["precondition"] is True
+    # The fill wrote the file twice over, but only the measured job is a result.
+    [result] = done["results"]
+    assert result["job_name"] == "randread" and set(result["directions"]) == {"read"}
+    assert "description" not in result["options"] or "preconditioning" not in result["options"]["description"]
+    verdict = result["steady_state"]["read"]
+    assert verdict["basis"] == "per_second" and verdict["rounds"] >= 5
+    codes = {f["code"] for f in result["findings"]}
+    if verdict["status"] == "not_steady":
+        assert "not_steady" in codes and verdict["range_share"] is not None
+    else:
+        assert verdict["status"] == "steady" and "not_steady" not in codes
+        assert ("steady_late" in codes) == (verdict["reached_at"] > 1)

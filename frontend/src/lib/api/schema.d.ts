@@ -2725,6 +2725,13 @@ export interface components {
          */
         Curve: {
             /**
+             * Fixed
+             * @description the other sweepable options' values along this curve (a two-axis sweep gives a curve per value of its other axis: the rows of its heat map)
+             */
+            fixed?: {
+                [key: string]: number;
+            };
+            /**
              * Highest Load Under Bound
              * @description with p99_bound_ns: the highest axis value whose p99 (and every lower one's) is under it
              */
@@ -2792,6 +2799,11 @@ export interface components {
             partial: boolean;
             /** Result Ids */
             result_ids: number[];
+            /**
+             * Steady
+             * @description every result here was measured in steady state (false: one was not; null: unknown, e.g. fewer than 5 seconds or repetitions)
+             */
+            steady?: boolean | null;
             /**
              * Value
              * @description the axis option's value (bs in bytes)
@@ -3005,6 +3017,8 @@ export interface components {
         DirectionSample: {
             /** Bw Bytes */
             bw_bytes: number;
+            /** Clat P99 Ns */
+            clat_p99_ns?: number | null;
             /** Iops */
             iops: number;
             /** Lat Mean Ns */
@@ -4539,6 +4553,11 @@ export interface components {
              * @example NAS 4k random read
              */
             name: string;
+            /**
+             * Precondition
+             * @default false
+             */
+            precondition?: boolean;
             /** Preset Id */
             preset_id?: string | null;
             /**
@@ -4546,6 +4565,7 @@ export interface components {
              * @default false
              */
             shared_files?: boolean;
+            sweep?: components["schemas"]["PlanSweep"] | null;
         };
         /**
          * PlanDuplicate
@@ -4583,6 +4603,11 @@ export interface components {
             jobs: components["schemas"]["FioJobOut"][];
             /** Name */
             name: string;
+            /**
+             * Precondition
+             * @default false
+             */
+            precondition?: boolean;
             /** Preset Id */
             preset_id: string | null;
             /**
@@ -4590,6 +4615,7 @@ export interface components {
              * @default false
              */
             shared_files?: boolean;
+            sweep?: components["schemas"]["PlanSweep"] | null;
             /** Updated At */
             updated_at?: string | null;
             /**
@@ -4597,6 +4623,26 @@ export interface components {
              * @default 1
              */
             version?: number;
+        };
+        /**
+         * PlanSweep
+         * @description The sweep a plan's runs execute: as POST /runs takes it (sweep, sweep_shuffle, sweep_seed,
+         *     sweep_stop), under shorter names.
+         */
+        PlanSweep: {
+            /** Axes */
+            axes: components["schemas"]["SweepAxis"][];
+            /**
+             * Seed
+             * @default 0
+             */
+            seed?: number;
+            /**
+             * Shuffle
+             * @default false
+             */
+            shuffle?: boolean;
+            stop?: components["schemas"]["SweepStop"] | null;
         };
         /**
          * PlanUpdate
@@ -4611,8 +4657,11 @@ export interface components {
             jobs?: components["schemas"]["FioJobIn"][] | null;
             /** Name */
             name?: string | null;
+            /** Precondition */
+            precondition?: boolean | null;
             /** Shared Files */
             shared_files?: boolean | null;
+            sweep?: components["schemas"]["PlanSweep"] | null;
         };
         /**
          * PlanVersionList
@@ -4862,6 +4911,8 @@ export interface components {
             measured_at: string | null;
             /** Percent */
             percent: number | null;
+            /** Phase */
+            phase?: "preconditioning" | null;
             /**
              * Received At
              * Format: date-time
@@ -5036,6 +5087,13 @@ export interface components {
              * @description each direction against the spec line for its kind of test
              */
             spec_checks: components["schemas"]["SpecCheck"][];
+            /**
+             * Steady State
+             * @description per direction, whether its IOPS reached steady state (null: unknown)
+             */
+            steady_state?: {
+                [key: string]: components["schemas"]["SteadyStateOut"];
+            } | null;
             /** Storage Class */
             storage_class: string | null;
             /**
@@ -5182,6 +5240,11 @@ export interface components {
             note?: string | null;
             /** Plan Id */
             plan_id?: number | null;
+            /**
+             * Precondition
+             * @default false
+             */
+            precondition?: boolean;
             /** Preset Id */
             preset_id?: string | null;
             /**
@@ -5282,6 +5345,11 @@ export interface components {
             /** Plan Version */
             plan_version?: number | null;
             /**
+             * Precondition
+             * @default false
+             */
+            precondition?: boolean;
+            /**
              * Repetitions
              * @default 1
              */
@@ -5340,6 +5408,8 @@ export interface components {
             measured_at: string | null;
             /** Percent */
             percent: number | null;
+            /** Phase */
+            phase?: "preconditioning" | null;
             /**
              * Received At
              * Format: date-time
@@ -5920,6 +5990,60 @@ export interface components {
             fio_started_at?: string | null;
         };
         /**
+         * SteadyStateOut
+         * @description Whether a direction's IOPS reached steady state (SNIA PTS: 5 rounds within 20 % and trending
+         *     under 10 % of their mean), over its per-second samples or its run's repetitions.
+         */
+        SteadyStateOut: {
+            /**
+             * Basis
+             * @description the rounds: the result's per-second samples, or its job's repetitions in the run
+             * @enum {string}
+             */
+            basis: "per_second" | "repetitions";
+            /**
+             * Excursion Share
+             * @description the least-squares line's change across that window as a share of its mean
+             */
+            excursion_share: number | null;
+            /**
+             * Figure
+             * @default iops
+             * @constant
+             */
+            figure?: "iops";
+            /**
+             * Range Share
+             * @description max − min over the steady window (else the last window) as a share of its mean
+             */
+            range_share: number | null;
+            /**
+             * Reached At
+             * @description the first round (1-based) of the first steady window
+             */
+            reached_at: number | null;
+            /** Reason */
+            reason: string;
+            /**
+             * Round
+             * @description repetitions: this result's round (1-based)
+             */
+            round?: number | null;
+            /** Rounds */
+            rounds: number;
+            /**
+             * Status
+             * @description too_short: fewer rounds than the 5-round window
+             * @enum {string}
+             */
+            status: "steady" | "not_steady" | "too_short";
+            /**
+             * Window
+             * @description rounds in the measurement window (5)
+             */
+            window: number;
+        };
+        /**
          * StepFigureOut
          * @description One figure that changed at a step (a change point of its own, acknowledged with the step).
          */
@@ -6102,6 +6226,12 @@ export interface components {
             point_seconds: number;
             /** Points */
             points: number;
+            /**
+             * Precondition
+             * @description fill the working set first (sequential, twice its size): writes on flash measure the device's transient until every block has been written
+             * @default false
+             */
+            precondition?: boolean;
             /** Repetitions */
             repetitions: number;
             /** Sweep */
@@ -6117,9 +6247,9 @@ export interface components {
             /**
              * Figure
              * @default lat_mean_ns
-             * @constant
+             * @enum {string}
              */
-            figure?: "lat_mean_ns";
+            figure?: "lat_mean_ns" | "clat_p99_ns";
         };
         /**
          * TargetCreate
@@ -6725,6 +6855,8 @@ export interface components {
             eta_s?: number | null;
             /** Percent */
             percent?: number | null;
+            /** Phase */
+            phase?: "preconditioning" | null;
             /** Timestamp Ms */
             timestamp_ms?: number | null;
         };

@@ -4,6 +4,7 @@ import { figureInfo } from "../../../lib/figures";
 import { formatValue } from "../../../lib/format";
 import type { Curve, Curves } from "../api/get-curves";
 import { axisLabel, curveRows, kneeText, type CurveValue } from "./curve-rows";
+import { HeatMap } from "./heat-map";
 
 /** Series config: one colour per curve, in the order the API gave them. */
 function seriesOf(curves: Curve[]): Record<string, SeriesConfig> {
@@ -76,6 +77,7 @@ export function CurveCharts({ curves, throughput }: { curves: Curves; throughput
         />
       ))}
       <KneeTable curves={curves} />
+      <HeatMap curves={curves} />
     </div>
   );
 }

@@ -58,7 +58,9 @@ function describe(status: RunStatus | null, sample: ProgressSample | undefined, 
   if (status === "failed" || status === "cancelled") return status;
   if (status === "completed") return "done";
   if (!sample) return status === "queued" ? "preparing, waiting for the common start" : "waiting for fio's first report";
-  const parts = [percent === null ? "progress unknown" : formatPercent(percent)];
+  // A preconditioning fill is not measured: say so, or its figures read as the workload's.
+  const parts = sample.phase === "preconditioning" ? ["preconditioning (filling the working set, not measured)"] : [];
+  parts.push(percent === null ? "progress unknown" : formatPercent(percent));
   parts.push(eta === null ? "ETA unknown" : `ETA ${formatSeconds(eta)}`);
   parts.push(`${formatSeconds(sample.elapsed_s)} elapsed`);
   return parts.join(" · ");

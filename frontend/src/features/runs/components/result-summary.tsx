@@ -5,6 +5,7 @@ import { activeDirections, meanSource, percentile, percentileSource } from "../.
 import { FindingsList, SpecCheckBadges } from "../../../components/ui/result-advice";
 import { LatencyHistogramChart } from "./latency-histogram-chart";
 import { ResultSpread } from "./result-spread";
+import { SteadyStateLine } from "./steady-state-line";
 
 /** The figures each direction row shows, in its columns (then the data moved and the runtime). */
 const SUMMARY_FIGURES: readonly FigureName[] = ["iops", "bw_bytes", "lat_mean_ns", "clat_p50_ns", "clat_p99_ns", "clat_p99_9_ns", "lat_max_ns"];
@@ -129,6 +130,7 @@ export function ResultSummary({ result, repetitions = 1 }: { result: Result; rep
         </dl>
       ) : null}
       <DirectionFiguresTable result={result} title={title} />
+      <SteadyStateLine result={result} title={title} />
       <ResultSpread result={result} title={title} />
       <LatencyHistogramChart result={result} title={title} />
       {result.spec_checks.length ? (

@@ -132,9 +132,25 @@ function RunVerdict({ run }: { run: Run }) {
       {verdictQuery.error ? <ApiErrorAlert error={verdictQuery.error} title="Could not load the verdict" /> : null}
       <p className="small">
         <Link to={previous ? previous.compare_path : `/compare?previous_run=${run.id}`}>Compare with the previous run</Link>
+        {run.sweep ? (
+          <>
+            {" · "}
+            <Link to={curvesPath(run.id, run.sweep.axes)}>Curves of this sweep</Link>
+            <span className="muted">
+              {" "}
+              ({run.sweep.measured_points} of {run.sweep.points.length} points measured)
+            </span>
+          </>
+        ) : null}
       </p>
     </>
   );
+}
+
+/** The Curves page for a sweep run, along its fastest axis (the other one, if any, makes the heat map's rows). */
+function curvesPath(runId: number, axes: string[]): string {
+  const axis = axes[axes.length - 1] ?? "iodepth";
+  return `/curves?${new URLSearchParams({ run_ids: String(runId), axis }).toString()}`;
 }
 
 /** While fio runs: a bar per host and the figures of every second as they arrive. */
@@ -194,6 +210,28 @@ function RunAgainButton({ runId }: { runId: number }) {
   );
 }
 
+/** What a sweep run swept, and whether it preconditioned (rows of the facts list). */
+function SweepFacts({ run }: { run: Run }) {
+  return (
+    <>
+      {run.sweep ? (
+        <div>
+          <dt>Sweep</dt>
+          <dd>
+            {run.sweep.axes.join(" × ")}, {run.sweep.points.length} points{run.sweep.shuffled ? " (shuffled)" : ""}
+          </dd>
+        </div>
+      ) : null}
+      {run.precondition ? (
+        <div>
+          <dt>Preconditioning</dt>
+          <dd>the working set was filled sequentially, twice over, before measuring</dd>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 function RunFacts({ run, now }: { run: Run; now: number }) {
   const waiting = run.status === "queued" ? elapsedMs(run.created_at, null, now) : null;
   const hostCount = run.assignments?.length ?? 1;
@@ -223,6 +261,7 @@ function RunFacts({ run, now }: { run: Run; now: number }) {
           {run.plan_version ? <span className="muted"> (version {run.plan_version})</span> : null}
         </dd>
       </div>
+      <SweepFacts run={run} />
       <div>
         <dt>Created</dt>
         <dd>{formatDateTime(run.created_at)}</dd>

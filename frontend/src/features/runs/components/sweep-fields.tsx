@@ -10,9 +10,12 @@ export interface SweepChoice {
   option: string;
   values: string;
   stopMs: string;
+  /** What the bound is on: each second's mean latency, or fio's p99 of the running point so far. */
+  stopFigure: "lat_mean_ns" | "clat_p99_ns";
+  precondition: boolean;
 }
 
-export const NO_SWEEP: SweepChoice = { presetId: "", option: "iodepth", values: "", stopMs: "" };
+export const NO_SWEEP: SweepChoice = { presetId: "", option: "iodepth", values: "", stopMs: "", stopFigure: "lat_mean_ns", precondition: false };
 
 /** A preset's axis as a list of values: its own, or its geometric range written out. */
 export function presetValues(preset: SweepPreset): string {
@@ -25,15 +28,16 @@ export function presetValues(preset: SweepPreset): string {
 }
 
 /** The body's sweep fields from the choice (none when no values are given). */
-export function sweepBody(choice: SweepChoice): Pick<RunCreate, "sweep" | "sweep_stop"> {
+export function sweepBody(choice: SweepChoice): Pick<RunCreate, "sweep" | "sweep_stop" | "precondition"> {
   const values = choice.values
     .split(/[\s,]+/)
     .filter((part) => part !== "")
     .map(Number);
-  if (values.length === 0) return {};
-  const body: Pick<RunCreate, "sweep" | "sweep_stop"> = { sweep: [{ option: choice.option, values }] };
+  const filled = choice.precondition ? { precondition: true } : {};
+  if (values.length === 0) return filled;
+  const body: Pick<RunCreate, "sweep" | "sweep_stop" | "precondition"> = { ...filled, sweep: [{ option: choice.option, values }] };
   const stopMs = Number(choice.stopMs);
-  if (stopMs > 0) body.sweep_stop = { above_ns: Math.round(stopMs * 1e6) };
+  if (stopMs > 0) body.sweep_stop = { figure: choice.stopFigure, above_ns: Math.round(stopMs * 1e6) };
   return body;
 }
 
@@ -49,7 +53,7 @@ export function SweepFields(props: {
   function choosePreset(presetId: string) {
     const preset = presets.find((candidate) => candidate.id === presetId);
     if (!preset) return set({ presetId: "" });
-    set({ presetId, option: preset.sweep[0]?.option ?? "iodepth", values: presetValues(preset) });
+    set({ presetId, option: preset.sweep[0]?.option ?? "iodepth", values: presetValues(preset), precondition: preset.precondition ?? false });
   }
   const chosen = presets.find((candidate) => candidate.id === choice.presetId);
   return (
@@ -81,9 +85,21 @@ export function SweepFields(props: {
       <FormField label="Sweep values" optional errors={[...(errors.sweep ?? []), ...(errors["sweep.0.values"] ?? [])]} hint="e.g. 1, 2, 4, 8, 16, 32 (bs in bytes); empty: no sweep">
         {(c) => <input {...c} name="sweep_values" value={choice.values} onChange={(e) => set({ values: e.target.value })} />}
       </FormField>
-      <FormField label="Stop when mean latency exceeds (ms)" optional errors={errors["sweep_stop.above_ns"]}>
+      <FormField label="Stop when latency exceeds (ms)" optional errors={errors["sweep_stop.above_ns"]} hint="held for 3 s in a row; the points measured before are kept">
         {(c) => <input {...c} name="sweep_stop" type="number" min={0} step="any" value={choice.stopMs} onChange={(e) => set({ stopMs: e.target.value })} />}
       </FormField>
+      <FormField label="Latency bound on">
+        {(c) => (
+          <select {...c} name="sweep_stop_figure" value={choice.stopFigure} onChange={(e) => set({ stopFigure: e.target.value as SweepChoice["stopFigure"] })}>
+            <option value="lat_mean_ns">mean latency, each second</option>
+            <option value="clat_p99_ns">p99 latency of the point so far</option>
+          </select>
+        )}
+      </FormField>
+      <label className="checkbox">
+        <input type="checkbox" name="precondition" checked={choice.precondition} onChange={(e) => set({ precondition: e.target.checked })} />{" "}
+        Precondition first: fill the working set sequentially, twice over, before measuring (writes; not counted in the results)
+      </label>
     </fieldset>
   );
 }
