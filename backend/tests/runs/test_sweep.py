@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from storbench_api.models import Run
-from storbench_api.runs import presenters
+from storbench_api.runs import worker_service
 from storbench_api.runs.repository import get_run
 from tests.conftest import Caller, make_host, make_target
 
@@ -32,7 +32,8 @@ def test_a_qd_sweep_runs_each_point_behind_a_stonewall_on_the_same_files(
     assert all(p["status"] == "pending" for p in body["sweep"]["points"])
     run = get_run(db, owner.team.id, body["id"])
     assert isinstance(run, Run)
-    sent = presenters.worker_assignment(run.assignments[0]).jobs
+    # What the host receives, loaded as the worker's fetch loads it (not through this session's cache).
+    sent = worker_service.fetch(db, host, run.assignments[0].id).jobs
     assert [job["iodepth"] for job in sent] == [1, 2, 4, 8, 16, 32]
     assert all(job["stonewall"] and job["name"] == "randread-4k" for job in sent)
 
