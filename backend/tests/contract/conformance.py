@@ -47,6 +47,9 @@ def failures_of(schema: Any) -> list[str]:
     return found
 
 
+REQUEST_TIMEOUT_S = 120
+
+
 def check(database: str, examples: int, seed: int) -> list[str]:
     """Start storbench on `database` (embedded SQLite, or a fresh PostgreSQL database) and check it."""
     database_url = ""
@@ -61,7 +64,13 @@ def check(database: str, examples: int, seed: int) -> list[str]:
         config = schemathesis.Config.from_path(CONFIG)
         config.update(seed=seed, max_failures=None)
         config.projects.override.generation.update(max_examples=examples)
-        return failures_of(schemathesis.openapi.from_url(f"{stack.url}/api/v1/openapi.json", config=config))
+        # Generous bounds, not a guess of speed: on a loaded 2-core machine the schema (and a slow
+        # answer) took more than Schemathesis's default 10 s; a real hang still ends at 120 s.
+        config.projects.override.update(request_timeout=REQUEST_TIMEOUT_S)
+        schema = schemathesis.openapi.from_url(
+            f"{stack.url}/api/v1/openapi.json", config=config, timeout=REQUEST_TIMEOUT_S
+        )
+        return failures_of(schema)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3443,7 +3443,7 @@ export interface components {
             /** Fdatasync */
             fdatasync?: number | null;
             /** File Service Type */
-            file_service_type?: ("random" | "roundrobin" | "sequential") | null;
+            file_service_type?: string | null;
             /** Filename */
             filename?: string | null;
             /** Filesize */
@@ -3570,7 +3570,7 @@ export interface components {
             /** Unlink */
             unlink?: boolean | null;
             /** Verify */
-            verify?: ("md5" | "crc64" | "crc32c" | "crc32c-intel" | "crc32" | "crc16" | "crc7" | "xxhash" | "sha512" | "sha256" | "sha1" | "sha3-224" | "sha3-256" | "sha3-384" | "sha3-512" | "meta" | "pattern" | "null") | null;
+            verify?: ("0" | "md5" | "crc64" | "crc32c" | "crc32c-intel" | "crc32" | "crc16" | "crc7" | "xxhash" | "sha512" | "sha256" | "sha1" | "sha3-224" | "sha3-256" | "sha3-384" | "sha3-512" | "meta" | "pattern" | "null") | null;
             /** Verify Fatal */
             verify_fatal?: boolean | null;
             /** Zero Buffers */
