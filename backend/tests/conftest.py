@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
 
 from tests.support.postgres import fresh_database
 
@@ -23,12 +24,21 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import Connection, create_engine  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
+from storbench_api import security  # noqa: E402
 from storbench_api.cli import migrate  # noqa: E402
 from storbench_api.db import get_db, utcnow  # noqa: E402
 from storbench_api.kit import attempts  # noqa: E402
 from storbench_api.main import create_app  # noqa: E402
 from storbench_api.models import AuthToken, Host, Membership, Role, Target, TargetKind, Team, User  # noqa: E402
 from storbench_api.security import hash_password, new_token, token_digest  # noqa: E402
+
+# Argon2id at production cost spends about 0.25 s of CPU on each hash and each verify (4 lanes, 64 MiB):
+# every make_caller and every sign-in paid it, about half of the auth and teams tests' CPU time.
+# Tests keep the algorithm, the slot that serialises hashing and the dummy hash for unknown emails,
+# at the lowest cost argon2 accepts. The API processes the integration, CLI and e2e suites start keep
+# the production cost.
+security._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+security._DUMMY_HASH = security._hasher.hash("storbench-timing-equaliser")
 
 
 @pytest.fixture(scope="session")
