@@ -1,9 +1,10 @@
 """How long each test suite of `make test` takes: wall time and CPU time (user + sys) side by side.
 
 Runs the suites as the Makefile does (same directories, databases and Redis databases), one after the
-other unless --alongside, which runs the backend unit, integration and CLI suites together as `make
-test` does. CPU time is each suite's process tree (pytest or npm and every process it waited for:
-the API and worker processes it started, fio), so it moves much less than wall time when the machine
+other unless --alongside, which runs the backend unit, integration and CLI suites together (to try
+the CLI suite alongside, as `make test` already runs the integration suite). CPU time is each suite's
+process tree (pytest or npm and every process it waited for: the API and worker processes it
+started, fio), so it moves much less than wall time when the machine
 is shared; compare CPU times between two checkouts, and wall times only on an idle machine. The
 installs and the lint step are not timed. Run after `make deps e2e-deps services`, in a shell where
 /work/helper-env.sh (or the CI environment) chose the databases:
@@ -60,7 +61,7 @@ def _suites() -> list[Suite]:
     ]
 
 
-# What `make test` runs together (test-backend-cli).
+# Suites --alongside runs together.
 ALONGSIDE = ("backend-unit", "backend-integration", "cli")
 
 
@@ -118,7 +119,7 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--only", default="", help="comma-separated suite names (default: all)")
-    parser.add_argument("--alongside", action="store_true", help="as make test: " + ", ".join(ALONGSIDE))
+    parser.add_argument("--alongside", action="store_true", help="together: " + ", ".join(ALONGSIDE))
     parser.add_argument("--pytest-args", default="", help="more arguments for the pytest suites")
     args = parser.parse_args()
     wanted = [name for name in args.only.split(",") if name]
