@@ -41,6 +41,8 @@ PUBLIC_ROUTES: dict[tuple[str, str], PublicAccess] = {
     # The worker's packages, for a host about to enroll (no secret in them).
     ("GET", "/api/v1/worker/requirements.txt"): "open",
     ("GET", "/api/v1/worker/dist/{filename}"): "open",
+    # The server's clock, for a worker measuring its offset (the time of day is no secret).
+    ("GET", "/api/v1/worker/clock"): "open",
 }
 
 _oauth2 = OAuth2PasswordBearer(tokenUrl="/api/v1/auth/token", auto_error=False)

@@ -26,8 +26,10 @@ DEFAULT_LIMIT = 1 * MIB
 IMPORT_PATH = re.compile(r"^/api/v1/results/import$")
 IMPORT_LIMIT = 33 * MIB
 UPLOAD_PATH = re.compile(r"^/api/v1/worker/assignments/\d+/result$")
-# Event streams give their connection back before streaming (runs/events.py): they take no slot.
-_STREAMS = re.compile(r"^/api/v1/runs/\d+/events$")
+# Event streams give their connection back before streaming (runs/events.py), a host waiting at a
+# run's barrier holds none while it waits (runs/barrier.py), and the worker's clock needs none
+# (waiting for a slot would only lengthen its round trip): they take no slot.
+_NO_SLOT = re.compile(r"^/api/v1/(runs/\d+/events|worker/assignments/\d+/ready|worker/clock)$")
 
 
 def limit_for(path: str) -> int:
@@ -55,7 +57,7 @@ def _depends_on(dependant: Dependant, call: Callable[..., object]) -> bool:
 
 def takes_a_slot(path: str) -> bool:
     """Whether a request on this path waits for an in-flight slot."""
-    return path.startswith("/api/") and not _STREAMS.match(path)
+    return path.startswith("/api/") and not _NO_SLOT.match(path)
 
 
 def install_request_limits(

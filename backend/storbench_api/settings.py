@@ -77,8 +77,9 @@ class Settings(BaseSettings):
     # A queued assignment its idle, online host has not fetched this long after it was sent is sent
     # again (its message was lost: a broker restarted without persistence, an API crash).
     redispatch_after: Seconds = timedelta(seconds=10)
-    # Synchronized runs: how far ahead of "everyone is ready" fio starts, and the clock
-    # offset beyond which a host cannot take part.
+    # Synchronized runs: how far ahead of "everyone is ready" fio starts at least (runs/barrier.py
+    # adds more on a slow server and for many hosts), and the clock offset beyond which a host
+    # cannot take part.
     start_lead: Seconds = timedelta(seconds=1.5)
     max_clock_offset: Seconds = timedelta(milliseconds=250)
     max_hosts_per_run: Annotated[int, Field(ge=1, le=1000)] = 64

@@ -35,3 +35,10 @@ class WorkerIdentity(WireModel):
     broker_url: str
     heartbeat_interval_s: float
     server_time: datetime = Field(strict=False)
+
+
+class ServerClock(WireModel):
+    """The server's clock now (GET /worker/clock): answered at once, from no database or lock, so
+    its round trip stays short on a loaded server and the worker's clock estimate stays tight."""
+
+    server_time: datetime = Field(strict=False)

@@ -24,7 +24,7 @@ from storbench_protocol.assignments import (
 )
 from storbench_protocol.common import RunStatus
 from storbench_protocol.facts import Heartbeat, HostFacts
-from storbench_protocol.identity import Enrolled, EnrollRequest, WorkerIdentity
+from storbench_protocol.identity import Enrolled, EnrollRequest, ServerClock, WorkerIdentity
 from storbench_protocol.progress import ProgressReport, WorkerProgressSample
 from storbench_protocol.results import ResultStored, ResultUpload
 from storbench_worker.clock import ClockOffset
@@ -140,6 +140,18 @@ class ApiClient:
         """This host's identity, queue and broker settings."""
         return self._call_with_retry("GET", "/me", None, WorkerIdentity, retry_for_s)
 
+    def measure_clock(self, samples: int = 5, timeout_s: float = 5.0) -> None:
+        """Several quick exchanges with the server's clock: the estimate keeps the shortest round trip.
+
+        Ordinary calls wait for the database on a loaded server (seconds); this one does not. A
+        failed exchange is skipped: the estimate so far stands.
+        """
+        for _ in range(samples):
+            try:
+                self._call("GET", "/clock", None, ServerClock, timeout_s=timeout_s)
+            except (httpx.HTTPError, ServerRefused, ValueError):  # ValueError: an answer not understood
+                continue
+
     def heartbeat(
         self, fio_version: str | None, facts: HostFacts, timeout_s: float | None = None
     ) -> WorkerIdentity:
@@ -160,7 +172,8 @@ class ApiClient:
         return self._call("POST", f"/assignments/{assignment_id}/progress", report, AssignmentState).status
 
     def ready(self, assignment_id: int) -> BarrierState:
-        """Say the files are laid out; the answer carries the start time once every host is ready."""
+        """Say the files are laid out; answered once every host is ready (with the start time), or
+        after the server's hold (10 s) without it."""
         return self._call_with_retry("POST", f"/assignments/{assignment_id}/ready", None, BarrierState)
 
     def started(self, assignment_id: int, fio_started_at: float) -> WorkerAssignment:

@@ -49,6 +49,8 @@ def celery_settings(broker_url: str, queue: str) -> dict[str, Any]:
         "worker_send_task_events": False,
         "task_send_sent_event": False,
         "worker_hijack_root_logger": False,
+        # A broker that refuses this host's login (restarted, its ACL users gone) gets it renewed.
+        "worker_consumer": "storbench_worker.broker_login:LoginRenewingConsumer",
     }
     if scheme == "filesystem":
         # The embedded mode: the broker is a folder on this machine, named by the URL's path.

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from storbench_worker.api_client import ApiClient, ServerRefused
 from storbench_worker.broker import BadBrokerSettings, celery_settings
+from storbench_worker.broker_login import renew_login_with
 from storbench_worker.config import WorkerConfig, env
 from storbench_worker.context import WorkerContext
 from storbench_worker.heartbeat import Heartbeat
@@ -147,6 +148,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"storbench-worker: {exc}")
     app.conf.update(settings)
     _prepare_filesystem_broker(settings)
+    # Asking who it is recreates the host's broker user on the server (after a Redis restart).
+    renew_login_with(lambda: api.whoami(retry_for_s=10).broker_url)
     heartbeat = Heartbeat(
         api, identity.heartbeat_interval_s, config.fio_binary, allowed_roots=config.allowed_roots
     )

@@ -26,12 +26,14 @@ log = logging.getLogger(__name__)
 EXECUTE_ASSIGNMENT_TASK = "storbench.execute_assignment"
 # fio appends a full report every second; the last one is the result, the others are progress.
 STATUS_ARGS = ("--status-interval=1",)
-# How long a host waits at the barrier for the others, and how often it asks. Precision does not
-# depend on the period: the start comes STORBENCH_START_LEAD (1.5 s) after the last host is ready.
-# Asked every 0.1 s, 20 hosts waiting made 200 requests a second, and one API on two busy cores
-# answered heartbeats so late that hosts were judged lost (bench/start_skew.py --fleet).
+# How long a host waits at the barrier for the others. The server answers a ready report once the
+# start is known (or after holding it 10 s): the worker asks again at once, but never more often
+# than every BARRIER_POLL_S (a server that answers at once). Polled every 0.25 s by 20 hosts, the
+# barrier cost the API 80 requests a second and /ready took 3.5 s (bench/start_skew.py --fleet).
 BARRIER_TIMEOUT_S = 600.0
 BARRIER_POLL_S = 0.25
+# Round trips to the server's clock before reporting ready: the shortest gives the offset.
+CLOCK_SAMPLES = 5
 # Layout may take the files' size at the slowest acceptable rate, plus this.
 LAYOUT_GRACE_S = 60.0
 
@@ -235,19 +237,28 @@ class LayoutStop:
 
 def _wait_for_start(ctx: WorkerContext, assignment_id: int) -> float | None:
     """The barrier: report ready until the server names the start; returns it in this host's clock."""
+    ctx.api.measure_clock(CLOCK_SAMPLES)
     deadline = time.monotonic() + BARRIER_TIMEOUT_S
     while not _shutting_down.is_set():
+        asked = time.monotonic()
         state = ctx.api.ready(assignment_id)
         if state.status is not RunStatus.queued:
             log.info("assignment %s is %s at the barrier; not starting", assignment_id, state.status)
             return None
         if state.start_at is not None:
-            return state.start_at.timestamp() - ctx.api.clock.offset_s
+            start_at = state.start_at.timestamp() - ctx.api.clock.offset_s
+            if start_at < time.time():
+                log.warning(
+                    "assignment %s: the start was announced %.0f ms after it came (server overloaded)",
+                    assignment_id,
+                    (time.time() - start_at) * 1000,
+                )
+            return start_at
         if time.monotonic() > deadline:
             raise prepare.CannotRun(
                 f"the other hosts of this run were not ready within {BARRIER_TIMEOUT_S:.0f} s"
             )
-        time.sleep(BARRIER_POLL_S)
+        time.sleep(max(0.0, BARRIER_POLL_S - (time.monotonic() - asked)))
     return None
 
 

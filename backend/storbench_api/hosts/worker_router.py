@@ -18,7 +18,7 @@ from storbench_api.models import Host
 from storbench_api.openapi import errors
 from storbench_api.settings import get_settings
 from storbench_protocol.facts import Heartbeat
-from storbench_protocol.identity import Enrolled, EnrollRequest, WorkerIdentity
+from storbench_protocol.identity import Enrolled, EnrollRequest, ServerClock, WorkerIdentity
 
 router = APIRouter(prefix="/worker", tags=["worker"])
 
@@ -75,3 +75,10 @@ def heartbeat(body: Heartbeat, host: CurrentHost, db: DB) -> WorkerIdentity:
     record_facts(host, facts, body.fio_version)
     db.commit()
     return _identity(host)
+
+
+@router.get("/clock", response_model=ServerClock, summary="The server's clock, for clock offsets")
+async def clock() -> ServerClock:
+    """The server's time now, answered on the event loop (no database, no thread): a worker takes the
+    shortest of several round trips to it as its clock offset's estimate (NTP-style)."""
+    return ServerClock(server_time=utcnow())

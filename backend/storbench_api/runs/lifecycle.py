@@ -18,7 +18,7 @@ from storbench_api.errors import Conflict
 from storbench_api.hosts.service import is_online, offline_reason
 from storbench_api.kit.logs import get_logger
 from storbench_api.models import Assignment, FiringStatus, ProgressSample, Run, RunStatus
-from storbench_api.runs import repository
+from storbench_api.runs import barrier, repository
 from storbench_api.settings import get_settings
 from storbench_api.webhooks import events as webhook_events
 from storbench_api.webhooks import service as webhooks
@@ -169,8 +169,8 @@ def mark_ready(db: Session, assignment: Assignment) -> datetime | None:
     everyone_ready = all(a.status == RunStatus.queued and a.ready_at is not None for a in run.assignments)
     if run.start_at is None and everyone_ready:
         # A lone host starts at once; several need time to hear the start time before it comes.
-        lead = get_settings().start_lead if len(run.assignments) > 1 else timedelta()
-        run.start_at = now + lead
+        run.start_at = now + barrier.start_lead(len(run.assignments))
+        live.announce_after_commit(run)  # the hosts waiting at the barrier hear it at once
     db.flush()
     return run.start_at
 

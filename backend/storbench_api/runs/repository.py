@@ -1,6 +1,7 @@
 """Queries for runs and assignments."""
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Row, func, select
@@ -83,6 +84,16 @@ def get_assignment_for_host(db: Session, host_id: int, assignment_id: int) -> As
         )
         .where(Assignment.id == assignment_id)
     )
+
+
+def barrier_of(db: Session, host_id: int, assignment_id: int) -> tuple[RunStatus, datetime | None] | None:
+    """(status, run's start_at) of this host's assignment, read without locking anything."""
+    row = db.execute(
+        select(Assignment.status, Run.start_at)
+        .join(Run, Run.id == Assignment.run_id)
+        .where(Assignment.id == assignment_id, Assignment.host_id == host_id)
+    ).one_or_none()
+    return None if row is None else (row[0], row[1])
 
 
 def results_of_runs(db: Session, run_ids: Sequence[int]) -> Sequence[Result]:

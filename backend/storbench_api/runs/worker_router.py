@@ -4,13 +4,18 @@ Bodies are the shared worker protocol's models (storbench_protocol); a host only
 own work.
 """
 
+import time
+
 from fastapi import APIRouter
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from storbench_api.deps import DB, CurrentHost
 from storbench_api.errors import Conflict
 from storbench_api.ids import IdPath
+from storbench_api.models import Host
 from storbench_api.openapi import errors, rules_beyond_schema
-from storbench_api.runs import worker_service
+from storbench_api.runs import barrier, worker_service
 from storbench_protocol.assignments import (
     AssignmentState,
     BarrierState,
@@ -66,11 +71,29 @@ def report_progress(
     response_model=BarrierState,
     summary="Files laid out; wait at the barrier",
 )
-def ready(assignment_id: IdPath, host: CurrentHost, db: DB) -> BarrierState:
-    """Repeated until start_at is set: then every host starts fio at that moment (server clock)."""
-    state = worker_service.ready(db, host, assignment_id)
+async def ready(assignment_id: IdPath, host: CurrentHost, db: DB) -> BarrierState:
+    """Answered once start_at is set (every host starts fio then, server clock) or the run ended;
+    after 10 s without either, answered as it is: ask again."""
+    host_id = host.id
+    began = time.monotonic()
+    run_id, state = await run_in_threadpool(_mark_ready, db, host, assignment_id)
+    barrier.answer_times.record(time.monotonic() - began)
+    if barrier.settled(state):
+        return state
+    return await barrier.wait_for_start(run_id, lambda: _barrier_state(db, host_id, assignment_id))
+
+
+def _mark_ready(db: Session, host: Host, assignment_id: int) -> tuple[int, BarrierState]:
+    marked = worker_service.ready(db, host, assignment_id)
     db.commit()
-    return state
+    return marked
+
+
+def _barrier_state(db: Session, host_id: int, assignment_id: int) -> BarrierState:
+    try:
+        return worker_service.barrier_state(db, host_id, assignment_id)
+    finally:
+        db.rollback()  # the connection goes back to the pool while the host waits
 
 
 @router.post(

@@ -58,11 +58,21 @@ def report_progress(db: Session, host: Host, assignment_id: int, report: Progres
     return _state(assignment)
 
 
-def ready(db: Session, host: Host, assignment_id: int) -> BarrierState:
-    """The host laid its files out; the answer carries the common start once every host is ready."""
+def ready(db: Session, host: Host, assignment_id: int) -> tuple[int, BarrierState]:
+    """The host laid its files out: (its run's id, the answer, with the start once everyone is ready)."""
     assignment = _assignment_of(db, host, assignment_id)
     start_at = lifecycle.mark_ready(db, assignment)
-    return BarrierState(id=assignment.id, status=assignment.status, start_at=start_at, server_time=utcnow())
+    state = BarrierState(id=assignment.id, status=assignment.status, start_at=start_at, server_time=utcnow())
+    return assignment.run_id, state
+
+
+def barrier_state(db: Session, host_id: int, assignment_id: int) -> BarrierState:
+    """The host's barrier state now, read without locking (between waits at the barrier)."""
+    row = repository.barrier_of(db, host_id, assignment_id)
+    if row is None:
+        raise NotFound(f"assignment {assignment_id} not found for this host")
+    status, start_at = row
+    return BarrierState(id=assignment_id, status=status, start_at=start_at, server_time=utcnow())
 
 
 def start(db: Session, host: Host, assignment_id: int, report: StartReport | None) -> WorkerAssignment:

@@ -1890,7 +1890,8 @@ export interface paths {
         put?: never;
         /**
          * Files laid out; wait at the barrier
-         * @description Repeated until start_at is set: then every host starts fio at that moment (server clock).
+         * @description Answered once start_at is set (every host starts fio then, server clock) or the run ended;
+         *     after 10 s without either, answered as it is: ask again.
          */
         post: operations["ready_api_v1_worker_assignments__assignment_id__ready_post"];
         delete?: never;
@@ -1933,6 +1934,27 @@ export interface paths {
          * @description Mark the assignment running; 409 if it was cancelled meanwhile.
          */
         post: operations["start_assignment_api_v1_worker_assignments__assignment_id__start_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/worker/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's clock, for clock offsets
+         * @description The server's time now, answered on the event loop (no database, no thread): a worker takes the
+         *     shortest of several round trips to it as its clock offset's estimate (NTP-style).
+         */
+        get: operations["clock_api_v1_worker_clock_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5693,6 +5715,18 @@ export interface components {
             last_measured_at: string;
             /** Results */
             results: number;
+        };
+        /**
+         * ServerClock
+         * @description The server's clock now (GET /worker/clock): answered at once, from no database or lock, so
+         *     its round trip stays short on a loaded server and the worker's clock estimate stays tight.
+         */
+        ServerClock: {
+            /**
+             * Server Time
+             * Format: date-time
+             */
+            server_time: string;
         };
         /**
          * SessionOut
@@ -14711,6 +14745,44 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    clock_api_v1_worker_clock_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerClock"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
