@@ -263,3 +263,24 @@ def test_a_candidates_verification_plan_is_saved_to_run_on_its_class(
     assert again.json()["plan"]["name"] == "Verify SSD cloud disk at 597 GiB (2)"
     listed = client.get(f"/api/v1/plans/{plan_out['id']}", headers=owner.headers)
     assert listed.status_code == 200
+
+
+def test_the_smallest_positive_numbers_are_answered_not_a_server_error(
+    client: TestClient, owner: Caller
+) -> None:
+    # 5e-324 is the smallest positive double: a ratio of it overflows to infinity.
+    tiny = 5e-324
+    bodies = [
+        {"demands": [{**IOPS_8K, "value": tiny}]},
+        {"demands": [{**IOPS_8K, "latency_percentile": 99, "latency_ms": tiny}]},
+        {"demands": [{"figure": "mbps", "value": tiny, "rw": "write", "bs": "1M"}]},
+        {"demands": [IOPS_8K], "constraints": {"budget": tiny}},
+        {"demands": [IOPS_8K], "constraints": {"data_gib": tiny}},
+        {"demands": [IOPS_8K], "constraints": {"host_nic_mbps": tiny}},
+    ]
+    for body in bodies:
+        response = client.post(API, json=body, headers=owner.headers)
+        assert response.status_code in (200, 422), (body, response.text)
+        if response.status_code == 200:
+            for candidate in response.json()["candidates"]:
+                assert candidate["hosts"] is None or candidate["hosts"] < 2**31, candidate
