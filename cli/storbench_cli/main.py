@@ -9,7 +9,17 @@ from collections.abc import Sequence
 
 from . import __version__
 from .api import Api
-from .commands import check, compare, host, import_outputs, lists, plan_capacity, results, run
+from .commands import (
+    check,
+    compare,
+    file_imports,
+    host,
+    import_outputs,
+    lists,
+    plan_capacity,
+    results,
+    run,
+)
 from .errors import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, CliError, UsageError
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -45,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     run.add_parser(commands, parent)
     import_outputs.add_parser(commands, parent)
+    file_imports.add_parser(commands, parent)
     results.add_parser(commands, parent)
     lists.add_parsers(commands, parent)
     host.add_parser(commands, parent)

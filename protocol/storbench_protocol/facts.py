@@ -47,6 +47,19 @@ class HostBlockDevice(WireModel):
     in_use: str | None = None
 
 
+class TargetPathState(WireModel):
+    """What the worker found at one target directory the server asked about (see WorkerIdentity).
+
+    Reported only for a path inside an allowed root, as given and once symlinks are resolved:
+    nothing is ever said of a path outside them, so a target cannot probe the host's file system.
+    """
+
+    path: str
+    exists: bool
+    is_directory: bool = Field(description="a directory (once symlinks are resolved)")
+    writable: bool = Field(description="the worker's user can create files in it")
+
+
 class HostFacts(WireModel):
     """What a worker tells about its host at every heartbeat."""
 
@@ -65,6 +78,9 @@ class HostFacts(WireModel):
     # Free space of each allowed directory and of each mount point inside one: a target's free
     # space is that of the longest of these paths containing it.
     path_space: list[PathSpace] = Field(default_factory=list)
+    # The state of each target directory the server last asked about that lies inside an allowed
+    # root (absent: this worker does not check them, or has not been asked yet).
+    target_paths: list[TargetPathState] | None = None
     # The NFS client's RPC slot table: its starting size, and the most it grows to (newer kernels).
     sunrpc_tcp_slot_table_entries: Int | None = None
     sunrpc_tcp_max_slot_table_entries: Int | None = None

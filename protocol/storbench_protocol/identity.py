@@ -35,6 +35,10 @@ class WorkerIdentity(WireModel):
     broker_url: str
     heartbeat_interval_s: float
     server_time: datetime = Field(strict=False)
+    # The directories of the host's targets: the worker reports their state (TargetPathState) in
+    # its next heartbeat's facts, for those inside its allowed roots. A worker that does not know
+    # this field ignores it; its targets' directories then stay "not yet checked".
+    target_paths: list[str] = Field(default_factory=list)
 
 
 class ServerClock(WireModel):

@@ -6,8 +6,12 @@ import socket
 from collections.abc import Sequence
 from pathlib import Path
 
-from storbench_protocol.facts import HostFacts, HostMount, HostNic, PathSpace
+from storbench_fio.confine import target_path_problem
+from storbench_protocol.facts import HostFacts, HostMount, HostNic, PathSpace, TargetPathState
 from storbench_worker.devices import block_devices
+
+# At most this many target directories are looked at per heartbeat (a beat stays cheap).
+MAX_TARGET_PATHS = 500
 
 
 def _cpu_model() -> str | None:
@@ -113,8 +117,47 @@ def path_space(allowed_roots: Sequence[Path], mounts: Sequence[HostMount]) -> li
     return spaces
 
 
-def collect_facts(allowed_roots: Sequence[Path] = ()) -> HostFacts:
-    """Hostname, OS, CPU, memory, NICs, block devices, mounts and the paths this worker allows."""
+def _inside_allowed(path: str, allowed_roots: Sequence[Path]) -> str | None:
+    """The path with symlinks resolved when it and that are inside an allowed root, else None.
+
+    The path as given is judged before anything on disk is touched; then the path it resolves to
+    (a link inside a root that points at /etc is outside, as the worker refuses it at run time).
+    """
+    if not allowed_roots or not os.path.isabs(path):
+        return None
+    given = os.path.normpath(path)
+    roots = [str(root) for root in allowed_roots]
+    if target_path_problem(given, "directory", roots) is not None:
+        return None
+    real = os.path.realpath(given)
+    real_roots = list(dict.fromkeys(roots + [os.path.realpath(root) for root in roots]))
+    if target_path_problem(real, "directory", real_roots) is not None:
+        return None
+    return real
+
+
+def target_path_states(paths: Sequence[str], allowed_roots: Sequence[Path]) -> list[TargetPathState]:
+    """Whether each target directory inside an allowed root exists, is a directory and is writable.
+
+    Paths outside the allowed roots are left out: the server learns nothing about them.
+    """
+    states = []
+    for path in list(dict.fromkeys(paths))[:MAX_TARGET_PATHS]:
+        real = _inside_allowed(path, allowed_roots)
+        if real is None:
+            continue
+        exists = os.path.exists(real)
+        is_directory = exists and os.path.isdir(real)
+        writable = is_directory and os.access(real, os.W_OK | os.X_OK)
+        states.append(TargetPathState(path=path, exists=exists, is_directory=is_directory, writable=writable))
+    return states
+
+
+def collect_facts(allowed_roots: Sequence[Path] = (), target_paths: Sequence[str] | None = None) -> HostFacts:
+    """Hostname, OS, CPU, memory, NICs, block devices, mounts and the paths this worker allows.
+
+    With target_paths (what the server last asked about), the state of each inside an allowed root.
+    """
     uname = platform.uname()
     mounts = _mounts()
     return HostFacts(
@@ -130,6 +173,7 @@ def collect_facts(allowed_roots: Sequence[Path] = ()) -> HostFacts:
         block_devices=block_devices(),
         allowed_roots=[str(root) for root in allowed_roots],
         path_space=path_space(allowed_roots, mounts),
+        target_paths=target_path_states(target_paths, allowed_roots) if target_paths is not None else None,
         sunrpc_tcp_slot_table_entries=_sunrpc_slots(),
         sunrpc_tcp_max_slot_table_entries=_sunrpc_slots("tcp_max_slot_table_entries"),
     )

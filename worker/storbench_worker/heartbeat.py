@@ -36,6 +36,8 @@ class Heartbeat(threading.Thread):
         # The fio binary last asked for its version (path, inode, mtime), and its answer.
         self._fio_identity: tuple[str, int, int] | None = None
         self._fio_version_seen: str | None = None
+        # The target directories the server last asked about (None: not asked yet).
+        self._target_paths: tuple[str, ...] | None = None
 
     def _fio_version(self) -> str | None:
         """fio's version, asked again only when the binary changed: a beat must not fork fio mid-run."""
@@ -51,9 +53,18 @@ class Heartbeat(threading.Thread):
         return self._fio_version_seen
 
     def beat(self) -> None:
-        """One heartbeat; failures are logged and retried at the next interval."""
+        """One heartbeat; failures are logged and retried at the next interval.
+
+        When the answer asks about target directories this beat did not report, one more beat
+        reports them at once: a target created a moment ago is checked within a period, not two.
+        """
+        reported = self._target_paths or ()
+        if self._beat_once() and self._target_paths != reported:
+            self._beat_once()
+
+    def _beat_once(self) -> bool:
         try:
-            facts = collect_facts(self._allowed_roots)
+            facts = collect_facts(self._allowed_roots, self._target_paths)
             if self._api.clock.uncertainty_s is not None:
                 facts.clock_offset_ms = round(self._api.clock.offset_s * 1000, 3)
                 facts.clock_uncertainty_ms = round(self._api.clock.uncertainty_s * 1000, 3)
@@ -65,9 +76,11 @@ class Heartbeat(threading.Thread):
             # The server may change the period (it judges liveness by it): follow it, within reason.
             if 1 <= answer.heartbeat_interval_s <= 300:
                 self._interval_s = answer.heartbeat_interval_s
+            self._target_paths = tuple(answer.target_paths)
         except Exception as exc:
             log.warning("heartbeat failed: %s", exc)
-            return
+            return False
+        return True
 
     def run(self) -> None:
         while not self._stop_event.wait(self._interval_s):

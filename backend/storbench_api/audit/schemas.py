@@ -45,6 +45,8 @@ class AuditDetails(SparseModel):
     previous_label: str | None = None
     run_id: int | None = None
     imported: bool | None = None
+    # Imports filed under a target later (the target is `target`, its path `path`).
+    result_ids: list[int] | None = None
     # A webhook registered or changed; a schedule created or changed; which fields changed.
     url: str | None = None
     events: list[str] | None = None

@@ -3,13 +3,14 @@
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Row, Select, select
+from sqlalchemy import Row, Select, literal, select, tuple_
 from sqlalchemy.orm import Session, selectinload
 
 from storbench_api.models import Result, ResultDirection, Run, RunStatus, SavedView, Target
 from storbench_api.pagination import Page, fetch_page
 from storbench_api.results.filters import ResultFilters
 
+_MEASURED_AT = Result.__table__.c.measured_at.type
 # A grouped view reads at most this many rows (the newest); the answer says when it stopped there.
 MAX_GROUP_ROWS = 100_000
 
@@ -48,6 +49,32 @@ def previous_run(db: Session, run: Run) -> Run | None:
     # Inline jobs: the previous run (among the 50 latest) that ran the very same jobs.
     candidates = db.scalars(query.order_by(Run.id.desc()).limit(50)).all()
     return next((c for c in candidates if c.jobs == run.jobs), None)
+
+
+def get_result(db: Session, team_id: int, result_id: int) -> Result | None:
+    """One of the team's results."""
+    return db.scalar(select(Result).where(Result.id == result_id, Result.team_id == team_id))
+
+
+def previous_import(db: Session, result: Result) -> Result | None:
+    """The latest import measured before this one of the same host name and job, with its fingerprint.
+
+    An import has no run to follow: the import before it from the same host and job, measured the
+    same way (same fingerprint), is its previous one. One step back on
+    ix_results_team_fingerprint_measured.
+    """
+    if not result.imported or result.fingerprint is None:
+        return None
+    query = select(Result).where(
+        Result.team_id == result.team_id,
+        Result.fingerprint == result.fingerprint,
+        Result.imported.is_(True),
+        Result.host_name == result.host_name,
+        Result.job_name == result.job_name,
+        tuple_(Result.measured_at, Result.id)
+        < tuple_(literal(result.measured_at, _MEASURED_AT), literal(result.id)),
+    )
+    return db.scalar(query.order_by(Result.measured_at.desc(), Result.id.desc()).limit(1))
 
 
 def result_ids_of_run(db: Session, run_id: int) -> list[int]:

@@ -84,10 +84,12 @@ def _series(result: Result, run: Run | None, pooling: Pooling) -> tuple[tuple[st
         return ("run", str(run.id)), f"run #{run.id}{plan}"
     if run is not None:
         return _plan_series(run)
-    if result.label:
-        return ("label", result.label), result.label
+    # Pooled by run, each import is a run of its own, whatever its label (two imports compared with
+    # each other must not pool into one side because the uploader labelled them alike).
     if pooling is Pooling.run:
         return ("result", str(result.id)), f"result #{result.id}"
+    if result.label:
+        return ("label", result.label), result.label
     return ("imported", ""), "imported"
 
 
@@ -363,3 +365,17 @@ def compare_with_previous(db: Session, team_id: int, run_id: int) -> ComparisonO
     before = repository.result_ids_of_run(db, previous.id)
     ids = (before + current)[:MAX_COMPARE_IDS]
     return compare(db, team_id, ids, before[0], Pooling.run)
+
+
+def compare_with_previous_import(db: Session, team_id: int, result_id: int) -> ComparisonOut:
+    """An import against the previous import of the same host name and job, measured the same way."""
+    current = repository.get_result(db, team_id, result_id)
+    if current is None:
+        raise NotFound(f"no result {result_id} in your team")
+    previous = repository.previous_import(db, current)
+    if previous is None:
+        raise NotFound(
+            f"result {result_id} has no earlier import of job '{current.job_name}' from "
+            f"'{current.host_name}' measured the same way"
+        )
+    return compare(db, team_id, [previous.id, current.id], previous.id, Pooling.run)

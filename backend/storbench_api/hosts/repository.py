@@ -5,7 +5,16 @@ from collections.abc import Sequence
 from sqlalchemy import delete, exists, func, select, update
 from sqlalchemy.orm import Session
 
-from storbench_api.models import Assignment, EnrollmentToken, Host, Result, Run, RunStatus, Target
+from storbench_api.models import (
+    Assignment,
+    EnrollmentToken,
+    Host,
+    Result,
+    Run,
+    RunStatus,
+    Target,
+    TargetKind,
+)
 
 # Removed hosts keep their history but are gone from every list, picker and lookup by id or name.
 _PRESENT = Host.removed_at.is_(None)
@@ -111,3 +120,14 @@ def delete_host(db: Session, host: Host) -> None:
     db.execute(delete(EnrollmentToken).where(EnrollmentToken.replaces_host_id == host.id))
     db.delete(host)
     db.flush()
+
+
+def target_directories(db: Session, host_id: int) -> list[str]:
+    """The directories of the host's targets, each once: what its worker is asked to check."""
+    query = (
+        select(Target.path)
+        .where(Target.host_id == host_id, Target.kind == TargetKind.directory)
+        .distinct()
+        .order_by(Target.path)
+    )
+    return list(db.scalars(query).all())

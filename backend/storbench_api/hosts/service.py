@@ -20,6 +20,9 @@ from storbench_api.settings import get_settings
 
 log = logging.getLogger(__name__)
 
+# The key of a host's stored facts that dates its workers' report of its target directories.
+TARGET_PATHS_CHECKED_AT = "target_paths_checked_at"
+
 
 def register_host(db: Session, team_id: int, name: str) -> tuple[Host, str]:
     """A new host and its worker token (returned once, stored hashed)."""
@@ -348,6 +351,9 @@ def describe_hosts(db: Session, hosts: Sequence[Host]) -> list[HostOut]:
 def record_facts(host: Host, facts: dict[str, Any] | None, fio_version: str | None) -> None:
     """Keep the facts and fio version a heartbeat reported (the request itself marked the host alive)."""
     if facts is not None:
+        if facts.get("target_paths") is not None:
+            # When the directories were looked at: the state a target shows is dated by this.
+            facts[TARGET_PATHS_CHECKED_AT] = utcnow().isoformat()
         host.facts = facts
     if fio_version is not None:
         host.fio_version = fio_version

@@ -5,12 +5,14 @@ assignments are in runs/worker_router.py.
 """
 
 from fastapi import APIRouter, Request, status
+from sqlalchemy.orm import Session
 
 from storbench_api.broker import host_queue
 from storbench_api.db import utcnow
 from storbench_api.deps import DB, CurrentHost
 from storbench_api.errors import Conflict, Unauthorized
 from storbench_api.hosts import broker_access
+from storbench_api.hosts import repository as hosts_repository
 from storbench_api.hosts.enrollment import enroll_host
 from storbench_api.hosts.service import ensure_current_broker_user, record_facts
 from storbench_api.kit.attempts import account_attempt, limit_sign_in, secret_account
@@ -42,8 +44,8 @@ def enroll(request: Request, body: EnrollRequest, db: DB) -> Enrolled:
     return Enrolled(host_id=host.id, name=host.name, worker_token=credential)
 
 
-def _identity(host: Host) -> WorkerIdentity:
-    """The host's identity, as its worker needs it."""
+def _identity(db: Session, host: Host) -> WorkerIdentity:
+    """The host's identity, as its worker needs it, and the target directories it is to check."""
     return WorkerIdentity(
         host_id=host.id,
         name=host.name,
@@ -51,6 +53,7 @@ def _identity(host: Host) -> WorkerIdentity:
         broker_url=broker_access.worker_broker_url(host),
         heartbeat_interval_s=get_settings().heartbeat_interval.total_seconds(),
         server_time=utcnow(),
+        target_paths=hosts_repository.target_directories(db, host.id),
     )
 
 
@@ -64,17 +67,19 @@ def whoami(host: CurrentHost, db: DB) -> WorkerIdentity:
     """
     host = ensure_current_broker_user(db, host)
     db.commit()
-    return _identity(host)
+    return _identity(db, host)
 
 
 @router.post("/heartbeat", response_model=WorkerIdentity, summary="Report liveness and host facts")
 def heartbeat(body: Heartbeat, host: CurrentHost, db: DB) -> WorkerIdentity:
-    """Keep the host's facts (they feed comparisons); like every worker request, it marks the host online."""
+    """Keep the host's facts (they feed comparisons); like every worker request, it marks the host online.
+
+    The answer names the host's target directories: the next heartbeat says whether each exists."""
     host = ensure_current_broker_user(db, host)
     facts = body.facts.model_dump(mode="json", exclude_unset=True) if body.facts is not None else None
     record_facts(host, facts, body.fio_version)
     db.commit()
-    return _identity(host)
+    return _identity(db, host)
 
 
 @router.get("/clock", response_model=ServerClock, summary="The server's clock, for clock offsets")

@@ -1,9 +1,10 @@
 """Queries over the team's result history."""
 
 from collections.abc import Sequence
+from datetime import datetime
 
-from sqlalchemy import ColumnElement, Integer, Select, delete, func, literal, select, tuple_
-from sqlalchemy.orm import Session, defer
+from sqlalchemy import ColumnElement, Integer, Row, Select, delete, func, literal, select, tuple_
+from sqlalchemy.orm import Session, defer, selectinload
 
 from storbench_api.models import RawOutput, Result
 from storbench_api.results.filters import ResultFilters
@@ -105,3 +106,54 @@ def delete_result(db: Session, result: Result) -> bool:
         if not still_used:
             db.execute(delete(RawOutput).where(RawOutput.id == raw_output_id))
     return deleted is not None
+
+
+def _unfiled(team_id: int) -> list[ColumnElement[bool]]:
+    return [Result.team_id == team_id, Result.imported.is_(True), Result.target_id.is_(None)]
+
+
+def unfiled_groups(
+    db: Session, team_id: int, limit: int
+) -> Sequence[Row[str, str, int, int, datetime, datetime, int]]:
+    """(host name, job, results, fingerprints, first and last measured, newest id) of imports without
+    a target, the most recently measured groups first (ix_results_team_imported_measured)."""
+    query = (
+        select(
+            Result.host_name,
+            Result.job_name,
+            func.count().label("results"),
+            func.count(func.distinct(func.coalesce(Result.fingerprint, ""))).label("fingerprints"),
+            func.min(Result.measured_at).label("first_measured_at"),
+            func.max(Result.measured_at).label("last_measured_at"),
+            func.max(Result.id).label("newest_result_id"),
+        )
+        .where(*_unfiled(team_id))
+        .group_by(Result.host_name, Result.job_name)
+        .order_by(func.max(Result.measured_at).desc(), Result.host_name, Result.job_name)
+        .limit(limit)
+    )
+    return db.execute(query).all()
+
+
+def results_to_file(
+    db: Session,
+    team_id: int,
+    *,
+    result_ids: Sequence[int] | None,
+    host_name: str | None,
+    job_name: str | None,
+    limit: int,
+) -> Sequence[Result]:
+    """The team's results to file, locked until the transaction ends, with their directions.
+
+    By ids: every one of them that is the team's (the caller says which are not imports or already
+    filed). By host name (and job): its imports without a target.
+    """
+    query = select(Result).options(selectinload(Result.directions)).where(Result.team_id == team_id)
+    if result_ids is not None:
+        query = query.where(Result.id.in_(list(result_ids)))
+    else:
+        query = query.where(*_unfiled(team_id), Result.host_name == host_name)
+        if job_name is not None:
+            query = query.where(Result.job_name == job_name)
+    return db.scalars(query.order_by(Result.id).limit(limit).with_for_update(of=Result)).all()

@@ -6,10 +6,11 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Query, Response, status
 
 from storbench_api.deps import DB, OwnerAccess, ReadAccess, WriteAccess
-from storbench_api.errors import NotFound
+from storbench_api.errors import Conflict, NotFound
 from storbench_api.ids import IdPath, OptionalIdQuery
 from storbench_api.openapi import errors, rules_beyond_schema
-from storbench_api.results import controls, service
+from storbench_api.results import controls, filing, service
+from storbench_api.results.filing_schemas import FiledOut, FileResultsIn, UnfiledGroupList
 from storbench_api.results.filters import ResultFilters
 from storbench_api.results.listing import as_utc
 from storbench_api.results.schemas import (
@@ -108,6 +109,37 @@ def import_output(
         response.status_code = status.HTTP_200_OK
     db.commit()
     return imported
+
+
+@router.get(
+    "/unfiled",
+    response_model=UnfiledGroupList,
+    summary="Imports not filed under a target, by host name and job",
+)
+def list_unfiled(db: DB, principal: ReadAccess) -> UnfiledGroupList:
+    """Imports without a target grouped by the host name and job fio reported, most recently measured
+    first (at most 500 groups): what History lists until they are filed under a target."""
+    return filing.unfiled_groups(db, principal.team_id)
+
+
+@router.post(
+    "/file",
+    response_model=FiledOut,
+    summary="File imports under a target",
+    responses=errors(NotFound, Conflict),
+    openapi_extra=rules_beyond_schema(
+        "give result_ids, or host_name (and job_name) for every unfiled import of it; only imports "
+        "not yet filed can be filed, at most 5000 at once"
+    ),
+)
+def file_results(body: FileResultsIn, db: DB, principal: WriteAccess) -> FiledOut:
+    """Put imports under one of the team's targets, all or none: they are judged by its storage class
+    spec, fingerprinted, counted and watched for changes there as if uploaded onto it; audited.
+    A target on another host than the imports' host name is allowed (the answer's notices say what
+    that means); another team's target is 404."""
+    filed = filing.file_results(db, principal, body)
+    db.commit()
+    return filed
 
 
 def _download(file: controls.Download) -> Response:

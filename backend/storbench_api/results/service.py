@@ -12,7 +12,7 @@ from storbench_api.auth.service import Principal
 from storbench_api.errors import Invalid, PayloadTooLarge
 from storbench_api.figures.definition import DIRECTION_FIGURES
 from storbench_api.history import detection as history
-from storbench_api.models import RawOutput, Result, ResultDirection
+from storbench_api.models import RawOutput, Result, ResultDirection, Target
 from storbench_api.ops.metrics import count_results_after_commit
 from storbench_api.results import column_fit, fingerprint, listing, provenance, repository
 from storbench_api.results.filters import ResultFilters
@@ -194,21 +194,46 @@ class _Stored:
     host: HostFacts | None
 
 
-def _result(shared: _Stored, index: int, job: JobResult) -> Result:
-    """One job of the output as a result: its figures, assessment and comparability."""
-    source, report, target = shared.source, shared.report, shared.source.target
-    options = {**report.global_options, **job.job_options}
-    detail: dict[str, dict[str, Any]] = {name: _direction_detail(d) for name, d in job.directions.items()}
+def judge(
+    result: Result,
+    *,
+    target: Target | None,
+    spec: advisor.SpecContext | None,
+    facts: HostFacts | None,
+    hosts_in_run: int = 1,
+) -> None:
+    """Assess a result on its target (spec checks, findings) and set what makes it comparable.
+
+    Called when a result is stored, and again when an import is filed under a target later.
+    """
     assessment = advisor.assess(
-        options=options,
-        directions=advisor.measured_directions(detail),
-        error=job.error,
-        facts=shared.host,
+        options=result.options,
+        directions=advisor.measured_directions(result.detail),
+        error=result.error,
+        facts=facts,
         target_path=target.path if target else None,
         target_kind=target.kind.value if target else None,
-        hosts_in_run=source.hosts_in_run,
-        spec=shared.spec,
+        hosts_in_run=hosts_in_run,
+        spec=spec,
     )
+    result.storage_class_spec_id = spec.spec.id if spec else None
+    result.spec_checks = [c.model_dump(mode="json") for c in assessment.spec_checks]
+    result.findings = [f.model_dump(mode="json") for f in assessment.findings]
+    result.comparability, result.fingerprint = fingerprint.of_result(
+        options=result.options,
+        fio_version=result.fio_version,
+        facts=facts,
+        target_path=target.path if target else None,
+        storage_class=result.storage_class,
+        capacity_gib=target.capacity_gib if target else None,
+    )
+
+
+def _result(shared: _Stored, index: int, job: JobResult) -> Result:
+    """One job of the output as a result: its figures, assessment and comparability."""
+    source, report = shared.source, shared.report
+    options = {**report.global_options, **job.job_options}
+    detail: dict[str, dict[str, Any]] = {name: _direction_detail(d) for name, d in job.directions.items()}
     result = Result(
         team_id=source.team_id,
         run_id=source.run_id,
@@ -230,19 +255,9 @@ def _result(shared: _Stored, index: int, job: JobResult) -> Result:
         detail=detail,
         raw_output_id=shared.raw.id,
         error=job.error,
-        storage_class_spec_id=shared.spec.spec.id if shared.spec else None,
-        spec_checks=[c.model_dump(mode="json") for c in assessment.spec_checks],
-        findings=[f.model_dump(mode="json") for f in assessment.findings],
     )
     result.directions = [_direction_row(name, d) for name, d in job.directions.items()]
-    result.comparability, result.fingerprint = fingerprint.of_result(
-        options=options,
-        fio_version=report.fio_version,
-        facts=shared.host,
-        target_path=target.path if target else None,
-        storage_class=source.storage_class,
-        capacity_gib=target.capacity_gib if target else None,
-    )
+    judge(result, target=source.target, spec=shared.spec, facts=shared.host, hosts_in_run=source.hosts_in_run)
     return result
 
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from storbench_api.ids import IdField
 from storbench_api.models import TargetKind
+from storbench_api.targets.directory import DirectoryCheckOut
 from storbench_api.wire import RequestBody
 
 # A provisioned figure (GiB, IOPS or MB/s): positive and within what any volume is sold in.
@@ -67,6 +68,10 @@ class TargetOut(BaseModel):
     description: str | None
     destructive: bool
     created_at: datetime
+    directory: DirectoryCheckOut | None = Field(
+        default=None,
+        description="a directory target: whether it exists on its host, as the host's worker last reported",
+    )
 
 
 class TargetList(BaseModel):

@@ -12,6 +12,7 @@ from storbench_api.hosts import repository as hosts_repository
 from storbench_api.models import Host, Target, TargetKind
 from storbench_api.storage_classes import repository as storage_classes_repository
 from storbench_api.targets import repository
+from storbench_api.targets.directory import REFUSED, directory_check
 from storbench_api.targets.schemas import TargetCreate, TargetOut, TargetUpdate
 from storbench_fio.confine import target_path_problem
 
@@ -122,7 +123,8 @@ def ensure_placeable(host: Host, kind: TargetKind, path: str, *, roots_must_be_k
     """Invalid unless the host's worker allows this path (and, for a device, lists it as free).
 
     The roots are what the host's worker reported; before it first connects they are unknown and
-    the target is checked again when a run starts (and by the worker itself).
+    the target is checked again when a run starts (and by the worker itself). A directory its worker
+    reported missing, not a directory or not writable is refused, saying what to do.
     """
     facts = host.facts or {}
     roots = facts.get("allowed_roots")
@@ -144,6 +146,10 @@ def ensure_placeable(host: Host, kind: TargetKind, path: str, *, roots_must_be_k
             problem = f"host '{host.name}' has no block device {path} (it lists: {known})"
         elif device.get("in_use"):
             problem = f"{path} is not free to benchmark: {device['in_use']}"
+    if problem is None and kind == TargetKind.directory:
+        checked = directory_check(host, path)
+        if checked.state in REFUSED:
+            raise Invalid(checked.message, [{"field": "path", "value": path, "reason": checked.state.value}])
     if problem is not None:
         raise Invalid(
             f"target path {path} on host '{host.name}': {problem}",
@@ -176,4 +182,5 @@ def describe(target: Target) -> TargetOut:
         description=target.description,
         destructive=target.destructive,
         created_at=target.created_at,
+        directory=directory_check(target.host, target.path) if target.kind == TargetKind.directory else None,
     )

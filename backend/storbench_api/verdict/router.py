@@ -32,5 +32,6 @@ def run_verdict(run_id: IdPath, db: DB, principal: ReadAccess) -> VerdictStrip:
     responses=errors(NotFound),
 )
 def result_verdict(result_id: IdPath, db: DB, principal: ReadAccess) -> VerdictStrip:
-    """As a run's verdict, for one result (an import has no previous run; one without a target no series)."""
+    """As a run's verdict, for one result; an import is compared with the previous import of the same host
+    name and job measured the same way (previous_import). One without a target has no series to watch."""
     return service.result_verdict(db, principal.team_id, result_id)

@@ -63,6 +63,14 @@ class PreviousRun(BaseModel):
     compare_path: str = Field(description="the web UI path of the comparison with both runs' results")
 
 
+class PreviousImport(BaseModel):
+    """The import compared with: the previous one of the same host name and job, measured the same way."""
+
+    result_id: int
+    measured_at: datetime
+    compare_path: str = Field(description="the web UI path of the comparison with both imports")
+
+
 class RegressionState(enum.StrEnum):
     """Where the series these results belong to stand in the history."""
 
@@ -107,6 +115,9 @@ class VerdictStrip(BaseModel):
     spec: SpecSummary
     lines: list[VerdictLine]
     previous_run: PreviousRun | None
+    previous_import: PreviousImport | None = Field(
+        default=None, description="an import's previous import (same host name, job and fingerprint)"
+    )
     previous_note: str = Field(description="what the previous run's comparison is, or why there is none")
     regression: RegressionStanding
     worst_finding: WorstFinding | None

@@ -25,6 +25,7 @@ from storbench_api.runs import service as runs_service
 from storbench_api.storage_classes.schemas import Metric
 from storbench_api.verdict.schemas import (
     HeadlineFigure,
+    PreviousImport,
     PreviousRun,
     PreviousStanding,
     RegressionStanding,
@@ -61,17 +62,22 @@ def result_verdict(db: Session, team_id: int, result_id: int) -> VerdictStrip:
 def _verdict(db: Session, team_id: int, run: Run | None, ids: list[int]) -> VerdictStrip:
     results = [r for r, _ in compare_repository.results_with_runs(db, team_id, ids)]
     results.sort(key=lambda r: (r.job_name, r.host_name, r.repetition, r.id))
-    comparison, note = _previous_comparison(db, team_id, run)
+    if run is None and len(results) == 1 and results[0].imported:
+        comparison, note = _previous_import_comparison(db, team_id, results[0])
+        previous, previous_import = None, _previous_import(comparison)
+    else:
+        comparison, note = _previous_comparison(db, team_id, run)
+        previous, previous_import = _previous_run(comparison, db, team_id), None
     lines = [_line(group, comparison) for group in _groups(results)]
     regression = _regression(db, team_id, results)
     worst = _worst_finding(results)
-    previous = _previous_run(comparison, db, team_id)
     verdict = VerdictStrip(
         run_id=run.id if run else None,
         result_ids=[r.id for r in results],
         spec=_spec_summary(lines),
         lines=lines,
         previous_run=previous,
+        previous_import=previous_import,
         previous_note=note,
         regression=regression,
         worst_finding=worst,
@@ -91,6 +97,28 @@ def _previous_comparison(db: Session, team_id: int, run: Run | None) -> tuple[Co
     except Invalid:
         return None, "no results yet to compare"
     return comparison, "against the previous run of the same plan on the same target"
+
+
+def _previous_import_comparison(
+    db: Session, team_id: int, result: Result
+) -> tuple[ComparisonOut | None, str]:
+    try:
+        comparison = compare_service.compare_with_previous_import(db, team_id, result.id)
+    except NotFound:
+        return None, (
+            f"the first import of {result.job_name} from {result.host_name} measured this way: "
+            "nothing to compare with yet"
+        )
+    return comparison, "against the previous import of the same host name and job, measured the same way"
+
+
+def _previous_import(comparison: ComparisonOut | None) -> PreviousImport | None:
+    if comparison is None:
+        return None
+    baseline = next(side for side in comparison.sides if side.is_baseline)
+    return PreviousImport(
+        result_id=baseline.result_ids[0], measured_at=baseline.measured_to, compare_path=comparison.permalink
+    )
 
 
 def _previous_run(comparison: ComparisonOut | None, db: Session, team_id: int) -> PreviousRun | None:

@@ -47,6 +47,8 @@ def verdict_text(verdict: VerdictStrip) -> list[str]:
     lines = [text for line in verdict.lines for text in _line(line)]
     if verdict.previous_run is not None:
         lines.append(f"compared with run #{verdict.previous_run.run_id}: {verdict.previous_note}")
+    elif verdict.previous_import is not None:
+        lines.append(f"compared with result #{verdict.previous_import.result_id}: {verdict.previous_note}")
     else:
         lines.append(f"previous run: {verdict.previous_note}")
     lines.append(f"regression: {verdict.regression.message}")

@@ -125,7 +125,8 @@ def test_an_import_without_a_target_has_a_page_and_a_verdict_with_its_worst_find
     verdict = client.get(f"/api/v1/results/{result_id}/verdict", headers=owner.headers).json()
     assert verdict["run_id"] is None
     assert verdict["result_ids"] == [result_id]
-    assert "imported" in verdict["previous_note"]
+    assert verdict["previous_import"] is None
+    assert "first import of qd1 from nas-client-7" in verdict["previous_note"]
     assert verdict["regression"]["state"] == "not_watched"
     worst = verdict["worst_finding"]
     assert worst["result_id"] == result_id
@@ -143,3 +144,42 @@ def test_another_teams_run_or_result_is_not_found(
     result_id = client.get(f"/api/v1/runs/{run.id}/verdict", headers=owner.headers).json()["result_ids"][0]
     for path in (f"/api/v1/results/{result_id}", f"/api/v1/results/{result_id}/verdict"):
         assert client.get(path, headers=stranger.headers).status_code == 404
+
+
+def _imported(client: TestClient, owner: Caller, output: str, host_name: str) -> int:
+    response = client.post(
+        "/api/v1/results/import",
+        files={"file": ("out.json", output.encode(), "application/json")},
+        data={"host_name": host_name},
+        headers=owner.headers,
+    )
+    assert response.status_code == 201, response.text
+    return int(response.json()["results"][0]["id"])
+
+
+def test_an_import_is_compared_with_the_previous_import_of_its_host_name_and_job(
+    client: TestClient, owner: Caller, base: dict[str, Any]
+) -> None:
+    first = _imported(client, owner, shaped(base, iops=10_000), "nas-client-7")
+    _imported(client, owner, shaped(base, iops=12_000), "other-client")
+    _imported(client, owner, shaped(base, iops=11_000, bs="64k"), "nas-client-7")
+    latest = _imported(client, owner, shaped(base, iops=8_000), "nas-client-7")
+
+    verdict = client.get(f"/api/v1/results/{latest}/verdict", headers=owner.headers).json()
+    # Not the other host's import, nor the one measured another way (64 KiB): the same job, host, shape.
+    assert verdict["previous_import"]["result_id"] == first
+    assert (
+        verdict["previous_import"]["compare_path"]
+        == f"/compare?ids={first},{latest}&baseline={first}&pool=run"
+    )
+    assert verdict["previous_run"] is None
+    assert "previous import" in verdict["previous_note"]
+    previous = _iops(verdict["lines"][0])["previous"]
+    assert previous["value"] == pytest.approx(10_000)
+    assert previous["delta_pct"] == pytest.approx(-20)
+    assert f"compared with result #{first}" in "\n".join(verdict["text"])
+    # The first import has nothing before it.
+    assert (
+        client.get(f"/api/v1/results/{first}/verdict", headers=owner.headers).json()["previous_import"]
+        is None
+    )

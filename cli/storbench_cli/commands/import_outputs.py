@@ -55,6 +55,7 @@ def execute(api: Api, args: argparse.Namespace) -> int:
     }
     data = {key: value for key, value in form.items() if value is not None}
     failed = False
+    unfiled = 0
     for path in args.files:
         try:
             content = path.read_bytes()
@@ -81,6 +82,13 @@ def execute(api: Api, args: argparse.Namespace) -> int:
             print(f"{path}: already imported on {first}, as {stored}; not stored again")
             continue
         print(f"{path}: {imported['source_format']}, {version}, {stored}")
+        unfiled += 0 if args.target else len(ids)
         for notice in imported.get("notices") or []:
             print(f"{path}: notice: {notice}", file=sys.stderr)
+    if unfiled:
+        print(
+            "not filed under a target: History lists them by host name and job; "
+            "`storbench file --target NAME RESULT_ID...` files them later",
+            file=sys.stderr,
+        )
     return EXIT_FAILED if failed else EXIT_OK

@@ -5,10 +5,14 @@ import { QueryState } from "../../components/ui/query-state";
 import { useTrend, type TrendParams } from "../../features/history/api/get-trend";
 import { useSeries } from "../../features/history/api/list-series";
 import { useRegressions } from "../../features/history/api/list-regressions";
+import { useUnfiled } from "../../features/history/api/list-unfiled";
 import { TrendChart } from "../../features/history/components/trend-chart";
 import { isDirection, isFigure } from "../../features/history/components/trend-labels";
 import { TrendPicker, type TrendSelection } from "../../features/history/components/trend-picker";
+import { UnfiledImports } from "../../features/history/components/unfiled-imports";
+import { useRole } from "../../features/auth/api/get-session";
 import { useTargets } from "../../features/targets/api/list-targets";
+import { canWrite } from "../../lib/roles";
 import { usePageTitle } from "../../lib/use-page-title";
 
 function readSelection(params: URLSearchParams): TrendSelection {
@@ -43,6 +47,8 @@ export function HistoryRoute() {
       ? { target_id: targetId, job: selection.job, metric: selection.metric, direction: selection.direction }
       : null;
   const trend = useTrend(query);
+  const unfiled = useUnfiled();
+  const writer = canWrite(useRole());
   const waiting = useRegressions({ acknowledged: false, kind: "regression", limit: 1 });
   const unacknowledged = waiting.data?.unacknowledged_regressions ?? 0;
 
@@ -74,6 +80,7 @@ export function HistoryRoute() {
           {trend.data ? <TrendChart trend={trend.data} /> : null}
         </QueryState>
       )}
+      <UnfiledImports groups={unfiled.data?.items ?? []} targets={targets.data?.items ?? []} canFile={writer} />
     </>
   );
 }

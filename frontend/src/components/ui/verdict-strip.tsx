@@ -103,6 +103,13 @@ function VerdictFacts({ verdict }: { verdict: Verdict }) {
             <Link to={`/runs/${verdict.previous_run.run_id}`}>run #{verdict.previous_run.run_id}</Link>{" "}
             <span className="muted small">({verdict.previous_note})</span>
           </>
+        ) : verdict.previous_import ? (
+          <>
+            Previous import:{" "}
+            <Link to={`/results/${verdict.previous_import.result_id}`}>result #{verdict.previous_import.result_id}</Link>{" "}
+            (<Link to={verdict.previous_import.compare_path}>compare</Link>){" "}
+            <span className="muted small">({verdict.previous_note})</span>
+          </>
         ) : (
           <span className="muted small">Previous run: {verdict.previous_note}</span>
         )}

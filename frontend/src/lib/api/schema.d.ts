@@ -969,6 +969,29 @@ export interface paths {
         patch: operations["relabel_results_api_v1_results_patch"];
         trace?: never;
     };
+    "/api/v1/results/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File imports under a target
+         * @description Put imports under one of the team's targets, all or none: they are judged by its storage class
+         *     spec, fingerprinted, counted and watched for changes there as if uploaded onto it; audited.
+         *     A target on another host than the imports' host name is allowed (the answer's notices say what
+         *     that means); another team's target is 404.
+         */
+        post: operations["file_results_api_v1_results_file_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/results/import": {
         parameters: {
             query?: never;
@@ -986,6 +1009,27 @@ export interface paths {
          *     duplicate=true and the results it became then.
          */
         post: operations["import_output_api_v1_results_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/results/unfiled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Imports not filed under a target, by host name and job
+         * @description Imports without a target grouped by the host name and job fio reported, most recently measured
+         *     first (at most 500 groups): what History lists until they are filed under a target.
+         */
+        get: operations["list_unfiled_api_v1_results_unfiled_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1069,7 +1113,8 @@ export interface paths {
         };
         /**
          * What a result says: spec, previous run, regressions, worst finding
-         * @description As a run's verdict, for one result (an import has no previous run; one without a target no series).
+         * @description As a run's verdict, for one result; an import is compared with the previous import of the same host
+         *     name and job measured the same way (previous_import). One without a target has no series to watch.
          */
         get: operations["result_verdict_api_v1_results__result_id__verdict_get"];
         put?: never;
@@ -2013,6 +2058,8 @@ export interface paths {
         /**
          * Report liveness and host facts
          * @description Keep the host's facts (they feed comparisons); like every worker request, it marks the host online.
+         *
+         *     The answer names the host's target directories: the next heartbeat says whether each exists.
          */
         post: operations["heartbeat_api_v1_worker_heartbeat_post"];
         delete?: never;
@@ -2308,6 +2355,8 @@ export interface components {
             reason?: string | null;
             /** Replaces Host */
             replaces_host?: string | null;
+            /** Result Ids */
+            result_ids?: number[] | null;
             role?: components["schemas"]["Role"] | null;
             /** Run Id */
             run_id?: number | null;
@@ -3047,6 +3096,26 @@ export interface components {
             lat_mean_ns: number;
         };
         /**
+         * DirectoryCheckOut
+         * @description A target directory's state on its host, when it was checked, and what to do about it.
+         */
+        DirectoryCheckOut: {
+            /**
+             * Checked At
+             * @description the heartbeat that reported it (None: not yet checked)
+             */
+            checked_at: string | null;
+            /** Message */
+            message: string;
+            state: components["schemas"]["DirectoryState"];
+        };
+        /**
+         * DirectoryState
+         * @description What the host's worker found at the target's directory.
+         * @enum {string}
+         */
+        DirectoryState: "exists" | "missing" | "not_a_directory" | "not_writable" | "not_checked";
+        /**
          * EnrollRequest
          * @description A new host presenting an enrollment token (POST /worker/enroll).
          */
@@ -3376,6 +3445,51 @@ export interface components {
          * @enum {string}
          */
         FigureUnit: "IOPS" | "B/s" | "ns" | "%";
+        /**
+         * FileResultsIn
+         * @description Which imports to file under which target: listed by id, or every unfiled one of a host name.
+         */
+        FileResultsIn: {
+            /**
+             * Host Name
+             * @description every import of this host name not filed under a target yet
+             */
+            host_name?: string | null;
+            /**
+             * Job Name
+             * @description with host_name: only this job's imports
+             */
+            job_name?: string | null;
+            /**
+             * Result Ids
+             * @description these imports
+             */
+            result_ids?: number[] | null;
+            /** Target Id */
+            target_id: number;
+        };
+        /**
+         * FiledOut
+         * @description What filing changed.
+         */
+        FiledOut: {
+            /**
+             * Notices
+             * @description what it means, e.g. imports measured on another host
+             */
+            notices?: string[];
+            /**
+             * Result Ids
+             * @description the imports now filed under the target
+             */
+            result_ids: number[];
+            /** Target Host Name */
+            target_host_name: string;
+            /** Target Id */
+            target_id: number;
+            /** Target Name */
+            target_name: string;
+        };
         /**
          * FilesReleased
          * @description Whether the host that let go of the run's files should remove them.
@@ -3934,6 +4048,8 @@ export interface components {
             sunrpc_tcp_max_slot_table_entries?: number | null;
             /** Sunrpc Tcp Slot Table Entries */
             sunrpc_tcp_slot_table_entries?: number | null;
+            /** Target Paths */
+            target_paths?: components["schemas"]["TargetPathState"][] | null;
         };
         /**
          * HostFactsOut
@@ -3972,6 +4088,8 @@ export interface components {
             sunrpc_tcp_max_slot_table_entries?: number | null;
             /** Sunrpc Tcp Slot Table Entries */
             sunrpc_tcp_slot_table_entries?: number | null;
+            /** Target Paths */
+            target_paths?: components["schemas"]["TargetPathState"][] | null;
         };
         /**
          * HostIops
@@ -4872,6 +4990,24 @@ export interface components {
             target_options?: {
                 [key: string]: string;
             };
+        };
+        /**
+         * PreviousImport
+         * @description The import compared with: the previous one of the same host name and job, measured the same way.
+         */
+        PreviousImport: {
+            /**
+             * Compare Path
+             * @description the web UI path of the comparison with both imports
+             */
+            compare_path: string;
+            /**
+             * Measured At
+             * Format: date-time
+             */
+            measured_at: string;
+            /** Result Id */
+            result_id: number;
         };
         /**
          * PreviousRun
@@ -6361,6 +6497,8 @@ export interface components {
             description: string | null;
             /** Destructive */
             destructive: boolean;
+            /** @description a directory target: whether it exists on its host, as the host's worker last reported */
+            directory?: components["schemas"]["DirectoryCheckOut"] | null;
             /** Host Id */
             host_id: number;
             /** Host Name */
@@ -6380,6 +6518,29 @@ export interface components {
             storage_class: string | null;
             /** Storage Class Id */
             storage_class_id: number | null;
+        };
+        /**
+         * TargetPathState
+         * @description What the worker found at one target directory the server asked about (see WorkerIdentity).
+         *
+         *     Reported only for a path inside an allowed root, as given and once symlinks are resolved:
+         *     nothing is ever said of a path outside them, so a target cannot probe the host's file system.
+         */
+        TargetPathState: {
+            /** Exists */
+            exists: boolean;
+            /**
+             * Is Directory
+             * @description a directory (once symlinks are resolved)
+             */
+            is_directory: boolean;
+            /** Path */
+            path: string;
+            /**
+             * Writable
+             * @description the worker's user can create files in it
+             */
+            writable: boolean;
         };
         /**
          * TargetRef
@@ -6560,6 +6721,59 @@ export interface components {
             value: number;
         };
         /**
+         * UnfiledGroupList
+         * @description The team's imports without a target, by host name and job, newest first.
+         */
+        UnfiledGroupList: {
+            /** Items */
+            items: components["schemas"]["UnfiledGroupOut"][];
+            /**
+             * Results
+             * @description imports without a target in those groups
+             */
+            results: number;
+            /**
+             * Total
+             * @description groups listed (at most 500, the most recently measured)
+             */
+            total: number;
+        };
+        /**
+         * UnfiledGroupOut
+         * @description Imports of one job from one host name that are not filed under a target.
+         */
+        UnfiledGroupOut: {
+            /**
+             * Fingerprints
+             * @description how many ways they were measured (distinct fingerprints): 1 means they compare fairly
+             */
+            fingerprints: number;
+            /**
+             * First Measured At
+             * Format: date-time
+             */
+            first_measured_at: string;
+            /** Host Name */
+            host_name: string;
+            /** Job Name */
+            job_name: string;
+            /**
+             * Last Measured At
+             * Format: date-time
+             */
+            last_measured_at: string;
+            /**
+             * Newest Result Id
+             * @description the newest of them (its result page)
+             */
+            newest_result_id: number;
+            /**
+             * Results
+             * @description how many such imports
+             */
+            results: number;
+        };
+        /**
          * Verdict
          * @description How a measured figure stands against the spec.
          * @enum {string}
@@ -6644,6 +6858,8 @@ export interface components {
         VerdictStrip: {
             /** Lines */
             lines: components["schemas"]["VerdictLine"][];
+            /** @description an import's previous import (same host name, job and fingerprint) */
+            previous_import?: components["schemas"]["PreviousImport"] | null;
             /**
              * Previous Note
              * @description what the previous run's comparison is, or why there is none
@@ -6873,6 +7089,8 @@ export interface components {
              * Format: date-time
              */
             server_time: string;
+            /** Target Paths */
+            target_paths?: string[];
         };
         /**
          * WorkerProgressSample
@@ -10553,6 +10771,93 @@ export interface operations {
             };
         };
     };
+    file_results_api_v1_results_file_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileResultsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiledOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Signed in, but without the right to do this (role, or a browser session's CSRF token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The resource does not exist in the caller's team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request clashes with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: give result_ids, or host_name (and job_name) for every unfiled import of it; only imports not yet filed can be filed, at most 5000 at once */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     import_output_api_v1_results_import_post: {
         parameters: {
             query?: never;
@@ -10621,6 +10926,53 @@ export interface operations {
                 };
             };
             /** @description The request cannot be accepted: one {field or option, value, reason} per problem. Beyond the schema: the file must be text (UTF-8 or UTF-16) holding fio's output with at least one job's results */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_unfiled_api_v1_results_unfiled_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnfiledGroupList"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A query parameter this operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -76,6 +76,7 @@ describe("history page", () => {
       },
       "GET /api/v1/history/trend": { body: makeTrend() },
       "GET /api/v1/regressions": { body: { items: [makeChange()], total: 1, unacknowledged_regressions: 1 } },
+      "GET /api/v1/results/unfiled": { body: { items: [], total: 0, results: 0 } },
     });
     const { user } = renderApp("/history");
 
@@ -106,6 +107,7 @@ describe("history page", () => {
       "GET /api/v1/history/series": { body: page([]) },
       "GET /api/v1/history/trend": { body: makeTrend({ metric: "clat_p99_ns", unit: "ns", truncated: true, spec: null, change_points: [] }) },
       "GET /api/v1/regressions": { body: { items: [], total: 0, unacknowledged_regressions: 0 } },
+      "GET /api/v1/results/unfiled": { body: { items: [], total: 0, results: 0 } },
     });
     renderApp("/history?target_id=3&job=randread-4k&metric=clat_p99_ns&direction=read");
 

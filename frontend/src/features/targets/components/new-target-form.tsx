@@ -87,6 +87,7 @@ export function NewTargetForm({ hosts }: { hosts: HostOption[] }) {
         {createMutation.isSuccess ? (
           <p role="status" className="alert alert-ok">
             Target {createMutation.data.name} created.
+            {createMutation.data.directory ? ` Its directory: ${createMutation.data.directory.message}.` : null}
           </p>
         ) : null}
         <div className="form-grid">

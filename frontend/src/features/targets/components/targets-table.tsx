@@ -2,6 +2,29 @@ import type { Target } from "../../../lib/api/types";
 import { DestructiveWritesControl } from "./destructive-writes-control";
 import { TargetSpecEditor } from "./target-spec-editor";
 
+const DIRECTORY_BADGES = {
+  exists: ["badge-ok", "exists"],
+  missing: ["badge-bad", "missing"],
+  not_a_directory: ["badge-bad", "not a directory"],
+  not_writable: ["badge-bad", "not writable"],
+  not_checked: ["badge-warn", "not yet checked"],
+} as const;
+
+/** Whether the target's directory exists on its host, as the host's worker last reported it. */
+function DirectoryState({ target }: { target: Target }) {
+  const directory = target.directory;
+  if (!directory) return null;
+  const [badge, label] = DIRECTORY_BADGES[directory.state];
+  return (
+    <div className="small">
+      <span className={`badge ${badge}`} title={directory.message}>
+        {label}
+      </span>
+      {directory.state === "exists" || directory.state === "not_checked" ? null : <p className="muted">{directory.message}</p>}
+    </div>
+  );
+}
+
 export const KIND_LABELS = { directory: "Directory", block_device: "Block device" } as const;
 
 interface TargetsTableProps {
@@ -37,7 +60,10 @@ export function TargetsTable({ targets, canManageDestructive = false, canEdit = 
           <tr key={target.id}>
             <th scope="row">{target.name}</th>
             <td>{target.host_name}</td>
-            <td className="mono">{target.path}</td>
+            <td>
+              <span className="mono">{target.path}</span>
+              <DirectoryState target={target} />
+            </td>
             <td>
               {KIND_LABELS[target.kind] ?? target.kind}
               {target.destructive ? (
