@@ -173,6 +173,18 @@ def _median(values: Sequence[float | None]) -> float | None:
     return statistics.median(known) if known else None
 
 
+def _by_point(members: Sequence[Result], axis: str) -> dict[float, dict[int, dict[str, list[Result]]]]:
+    """The results at each value of the swept option, by repetition, then by host."""
+    grouped: dict[float, dict[int, dict[str, list[Result]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list))
+    )
+    for result in members:
+        value = axis_value(result.options, axis)
+        assert value is not None
+        grouped[value][_repetition(result)][result.host_name].append(result)
+    return grouped
+
+
 def _curve(
     key: str,
     members: Sequence[Result],
@@ -185,13 +197,7 @@ def _curve(
     p99_bound_ns: float | None,
 ) -> Curve:
     """One curve: each point's repetitions (hosts combined unless one host is asked), knee and bound."""
-    grouped: dict[float, dict[int, dict[str, list[Result]]]] = defaultdict(
-        lambda: defaultdict(lambda: defaultdict(list))
-    )
-    for result in members:
-        value = axis_value(result.options, axis)
-        assert value is not None
-        grouped[value][_repetition(result)][result.host_name].append(result)
+    grouped = _by_point(members, axis)
     points: list[CurvePoint] = []
     load: list[LoadPoint] = []
     for value in sorted(grouped):
