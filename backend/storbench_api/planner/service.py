@@ -4,6 +4,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from storbench_api.auth.service import Principal
@@ -158,17 +159,21 @@ def create_verification_plan(
     candidate, demands = found[0], demands_of(body)
     recipes = recipes_for(candidate.protocol, demands)
     size = f" at {candidate.proposed_capacity_gib:,} GiB" if candidate.proposed_capacity_gib else ""
-    plan = plans_service.create_plan(
-        db,
-        principal,
-        PlanCreate.model_validate(
+    try:
+        plan_body = PlanCreate.model_validate(
             {
                 "name": _free_plan_name(db, principal.team_id, f"Verify {candidate.name}{size}"[:110]),
                 "description": _describe_plan(candidate, demands, [p.id for p in recipes]),
                 "jobs": verification_jobs(recipes, demands),
             }
-        ),
-    )
+        )
+    except ValidationError as exc:
+        # A demand in a shape fio cannot run as a job (an odd block size with direct I/O…).
+        raise Invalid(
+            f"no verification plan can be saved for this workload: {exc.errors()[0]['msg']}",
+            [{"field": "demands", "reason": str(error["msg"])} for error in exc.errors()],
+        ) from None
+    plan = plans_service.create_plan(db, principal, plan_body)
     return VerificationPlan(
         plan=plans_service.describe(plan),
         storage_class_id=candidate.storage_class_id,

@@ -284,3 +284,14 @@ def test_the_smallest_positive_numbers_are_answered_not_a_server_error(
         if response.status_code == 200:
             for candidate in response.json()["candidates"]:
                 assert candidate["hosts"] is None or candidate["hosts"] < 2**31, candidate
+
+
+def test_a_verification_plan_of_a_shape_fio_cannot_run_says_why(client: TestClient, owner: Caller) -> None:
+    essd = _class_id(client, owner, "Enhanced SSD (ESSD) cloud disk")
+    demands = [
+        {"figure": "mbps", "value": 300, "rw": "randread", "bs": 52719},
+        {"figure": "iops", "value": 5000, "rw": "randwrite", "latency_ms": 461123.1},
+    ]
+    body = {"demands": demands, "storage_class_id": essd}
+    response = client.post(f"{API}/verification-plans", json=body, headers=owner.headers)
+    assert response.status_code in (201, 422), response.text
