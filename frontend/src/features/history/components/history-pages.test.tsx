@@ -166,6 +166,40 @@ describe("regressions page", () => {
     );
   }, 20_000);
 
+  it("shows every figure of a step and what changed in how it was measured", async () => {
+    installFakeApi({
+      ...shellRoutes({ role: "viewer" }),
+      "GET /api/v1/targets": { body: page([makeTarget({ id: 3, name: "nas-a" })]) },
+      "GET /api/v1/regressions": {
+        body: {
+          items: [
+            makeChange({
+              step_id: 5,
+              step_figures: [
+                { id: 5, direction: "read", metric: "iops", before_median: 10_000, after_median: 7_000, ratio: 0.7 },
+                { id: 7, direction: "read", metric: "clat_p99_ns", before_median: 1e6, after_median: 2e6, ratio: 2 },
+              ],
+              likely_causes: [{ component: "kernel", key: "environment.kernel", before: "6.1.0", after: "6.8.0" }],
+              what_changed: "kernel 6.1.0 → 6.8.0",
+            }),
+            makeChange({ id: 9, result_id: 140, what_changed: "nothing in how it was measured changed: the storage itself did" }),
+          ],
+          total: 2,
+          unacknowledged_regressions: 2,
+        },
+      },
+    });
+    renderApp("/regressions");
+
+    const figures = await screen.findByRole("list", { name: "Figures that changed at result 110" });
+    expect(within(figures).getAllByRole("listitem")).toHaveLength(2);
+    expect(figures).toHaveTextContent("read p99 completion latency: 1.00 ms → 2.00 ms");
+    const causes = screen.getByRole("list", { name: "Likely causes of the change at result 110" });
+    expect(causes).toHaveTextContent("kernel: 6.1.0 → 6.8.0");
+    const steady = screen.getAllByRole("row").find((row) => row.textContent?.includes("result #140"))!;
+    expect(steady).toHaveTextContent("nothing in how it was measured changed: the storage itself did");
+  });
+
   it("lets viewers read but not acknowledge, and filters by state in the URL", async () => {
     const api = installFakeApi({
       ...shellRoutes({ role: "viewer" }),
