@@ -95,14 +95,14 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 function startCompare({ start, params }: PageData): void {
   const viewId = readIdParam(params, "view");
   if (viewId !== null) start(savedViewQueryOptions(viewId));
-  const { ids, baseline } = comparisonOf(params);
+  const { ids, baseline, pool } = comparisonOf(params);
   if (ids.length === 0) {
     const previousRun = readIdParam(params, "previous_run");
     if (previousRun !== null) start(previousComparisonQueryOptions(previousRun));
     return;
   }
   if (viewId !== null) return;
-  start(comparisonQueryOptions({ ids, baseline }));
+  start(comparisonQueryOptions({ ids, baseline, pool }));
   start(groupsQueryOptions({ ...groupsFilter(ids), ...GROUP_DEFAULTS }));
 }
 
