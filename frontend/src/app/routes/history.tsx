@@ -8,7 +8,9 @@ import { useRegressions } from "../../features/history/api/list-regressions";
 import { TrendChart } from "../../features/history/components/trend-chart";
 import { isDirection, isFigure } from "../../features/history/components/trend-labels";
 import { TrendPicker, type TrendSelection } from "../../features/history/components/trend-picker";
+import { useRole } from "../../features/auth/api/get-session";
 import { useTargets } from "../../features/targets/api/list-targets";
+import { canWrite } from "../../lib/roles";
 import { usePageTitle } from "../../lib/use-page-title";
 
 function readSelection(params: URLSearchParams): TrendSelection {
@@ -33,6 +35,7 @@ const PARAM_OF: Record<keyof TrendSelection, string> = {
 /** A figure of one job on one target over time, its spec line and the changes found (selection in the URL). */
 export function HistoryRoute() {
   usePageTitle("History");
+  const role = useRole();
   const [params, setParams] = useSearchParams();
   const selection = readSelection(params);
   const targets = useTargets();
@@ -71,7 +74,7 @@ export function HistoryRoute() {
         <p className="muted">Choose a target and one of its jobs to see how a figure developed over time.</p>
       ) : (
         <QueryState isPending={trend.isPending} error={trend.error} label="the trend">
-          {trend.data ? <TrendChart trend={trend.data} /> : null}
+          {trend.data ? <TrendChart trend={trend.data} canAcknowledge={canWrite(role)} /> : null}
         </QueryState>
       )}
     </>
