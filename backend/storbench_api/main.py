@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.routing import APIRoute
 
 from storbench_api import __version__, health
+from storbench_api.attention.router import router as attention_router
 from storbench_api.audit.router import router as audit_router
 from storbench_api.auth.router import router as auth_router
 from storbench_api.compare.router import router as compare_router
@@ -68,6 +69,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     figures_router,
     curves_router,
     history_router,
+    attention_router,
     verdict_router,
     compare_router,
     fio_router,

@@ -81,10 +81,15 @@ export async function createTargetThroughApi(page: Page, target: NewTarget): Pro
     expect(host).toBeDefined();
     hostId = host!.id;
   }).toPass({ timeout: 30_000 });
-  const created = await page.request.post("/api/v1/targets", {
-    headers: await csrfHeader(page),
-    data: { name: target.name, host_id: hostId, path: target.path, kind: "directory" },
-  });
+  const data: Record<string, unknown> = { name: target.name, host_id: hostId, path: target.path, kind: "directory" };
+  if (target.storageClass !== undefined) {
+    const classes = (await (await page.request.get("/api/v1/storage-classes")).json()) as { items: { id: number; name: string }[] };
+    const chosen = classes.items.find((item) => item.name === target.storageClass);
+    expect(chosen, `storage class ${target.storageClass}`).toBeDefined();
+    data.storage_class_id = chosen!.id;
+    data.capacity_gib = target.capacityGib ?? null;
+  }
+  const created = await page.request.post("/api/v1/targets", { headers: await csrfHeader(page), data });
   expect(created.status(), await created.text()).toBe(201);
   return ((await created.json()) as { id: number }).id;
 }

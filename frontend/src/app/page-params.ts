@@ -88,7 +88,8 @@ export function readIds(text: string | null): number[] {
 export function comparisonOf(params: URLSearchParams): ComparisonParams {
   const ids = readIds(params.get("ids"));
   const baseline = Number(params.get("baseline"));
-  return { ids, baseline: ids.includes(baseline) ? baseline : undefined };
+  const pool = params.get("pool") === "run" ? "run" : undefined;
+  return { ids, baseline: ids.includes(baseline) ? baseline : undefined, ...(pool ? { pool } : {}) };
 }
 
 /** The groups of the chosen results that the compare page shows first. */

@@ -6,6 +6,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { ComponentType } from "react";
 import { createBrowserRouter, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from "react-router";
+import { attentionQueryOptions } from "../features/attention/api/get-attention";
 import { listAuditEventsQueryOptions } from "../features/audit/api/list-audit-events";
 import { sessionQueryOptions } from "../features/auth/api/get-session";
 import { comparisonQueryOptions } from "../features/compare/api/get-comparison";
@@ -94,14 +95,14 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 function startCompare({ start, params }: PageData): void {
   const viewId = readIdParam(params, "view");
   if (viewId !== null) start(savedViewQueryOptions(viewId));
-  const { ids, baseline } = comparisonOf(params);
+  const { ids, baseline, pool } = comparisonOf(params);
   if (ids.length === 0) {
     const previousRun = readIdParam(params, "previous_run");
     if (previousRun !== null) start(previousComparisonQueryOptions(previousRun));
     return;
   }
   if (viewId !== null) return;
-  start(comparisonQueryOptions({ ids, baseline }));
+  start(comparisonQueryOptions({ ids, baseline, pool }));
   start(groupsQueryOptions({ ...groupsFilter(ids), ...GROUP_DEFAULTS }));
 }
 
@@ -133,8 +134,10 @@ function benchPages(load: (startPage: StartPage) => LoaderFunction): RouteObject
       index: true,
       lazy: lazyPage(() => import("./routes/dashboard"), (m) => m.DashboardRoute),
       loader: load(({ start }) => {
+        start(attentionQueryOptions());
         start(listHostsQueryOptions());
         start(listTargetsQueryOptions());
+        start(listPresetsQueryOptions());
         start(listRunsQueryOptions({ limit: 10 }));
         start(listRunsQueryOptions({ status: "running", limit: 1 }));
         start(listRunsQueryOptions({ status: "queued", limit: 1 }));

@@ -7,6 +7,7 @@ import { useComparison, type Comparison } from "../../features/compare/api/get-c
 import { usePreviousComparison } from "../../features/compare/api/get-previous-comparison";
 import { useSavedView } from "../../features/compare/api/get-saved-view";
 import { BaselineSelect, CompareActions } from "../../features/compare/components/compare-actions";
+import { PoolToggle } from "../../features/compare/components/pool-toggle";
 import { ComparisonTable } from "../../features/compare/components/comparison-table";
 import { FingerprintDifferences } from "../../features/compare/components/fingerprint-differences";
 import { GroupView } from "../../features/compare/components/group-view";
@@ -72,12 +73,18 @@ function useComparisonAddress(params: URLSearchParams, setParams: ReturnType<typ
 }
 
 /** The comparison itself: baseline and actions, what differs, the figures side by side, the verdicts. */
-function ComparisonSections(props: { comparison: Comparison; canSave: boolean; onBaselineChange: (id: number) => void }) {
+function ComparisonSections(props: {
+  comparison: Comparison;
+  canSave: boolean;
+  onBaselineChange: (id: number) => void;
+  onPoolChange: (pool: Comparison["pooling"]) => void;
+}) {
   const { comparison } = props;
   return (
     <>
       <div className="compare-toolbar">
         <BaselineSelect comparison={comparison} onChange={props.onBaselineChange} />
+        <PoolToggle value={comparison.pooling} onChange={props.onPoolChange} />
         <CompareActions comparison={comparison} canSave={props.canSave} />
       </div>
       <section aria-labelledby="differences-heading">
@@ -115,8 +122,8 @@ export function CompareRoute() {
   const role = useRole();
   const [params, setParams] = useSearchParams();
   const { viewId, view, previousRun, previous } = useComparisonAddress(params, setParams);
-  const { ids, baseline } = comparisonOf(params);
-  const comparison = useComparison({ ids, baseline });
+  const { ids, baseline, pool } = comparisonOf(params);
+  const comparison = useComparison({ ids, baseline, pool });
   const idsKey = ids.join(",");
   // The same object while the ids stay: the grouped view (memo) is not redrawn on every render here.
   const groupFilters = useMemo(() => groupsFilter(idsKey ? idsKey.split(",").map(Number) : []), [idsKey]);
@@ -127,6 +134,15 @@ export function CompareRoute() {
       next.set("ids", nextIds.join(","));
       if (nextBaseline) next.set("baseline", String(nextBaseline));
       else next.delete("baseline");
+      return next;
+    });
+  }
+
+  function choosePool(nextPool: Comparison["pooling"]) {
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (nextPool === "run") next.set("pool", "run");
+      else next.delete("pool");
       return next;
     });
   }
@@ -149,7 +165,12 @@ export function CompareRoute() {
       ) : (
         <QueryState isPending={comparison.isPending} error={comparison.error} label="the comparison">
           {comparison.data ? (
-            <ComparisonSections comparison={comparison.data} canSave={canWrite(role)} onBaselineChange={(id) => show(ids, id)} />
+            <ComparisonSections
+              comparison={comparison.data}
+              canSave={canWrite(role)}
+              onBaselineChange={(id) => show(ids, id)}
+              onPoolChange={choosePool}
+            />
           ) : null}
         </QueryState>
       )}

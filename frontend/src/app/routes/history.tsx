@@ -37,6 +37,7 @@ const PARAM_OF: Record<keyof TrendSelection, string> = {
 /** A figure of one job on one target over time, its spec line and the changes found (selection in the URL). */
 export function HistoryRoute() {
   usePageTitle("History");
+  const role = useRole();
   const [params, setParams] = useSearchParams();
   const selection = readSelection(params);
   const targets = useTargets();
@@ -48,7 +49,7 @@ export function HistoryRoute() {
       : null;
   const trend = useTrend(query);
   const unfiled = useUnfiled();
-  const writer = canWrite(useRole());
+  const writer = canWrite(role);
   const waiting = useRegressions({ acknowledged: false, kind: "regression", limit: 1 });
   const unacknowledged = waiting.data?.unacknowledged_regressions ?? 0;
 
@@ -77,7 +78,7 @@ export function HistoryRoute() {
         <p className="muted">Choose a target and one of its jobs to see how a figure developed over time.</p>
       ) : (
         <QueryState isPending={trend.isPending} error={trend.error} label="the trend">
-          {trend.data ? <TrendChart trend={trend.data} /> : null}
+          {trend.data ? <TrendChart trend={trend.data} canAcknowledge={writer} /> : null}
         </QueryState>
       )}
       <UnfiledImports groups={unfiled.data?.items ?? []} targets={targets.data?.items ?? []} canFile={writer} />

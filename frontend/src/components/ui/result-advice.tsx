@@ -2,9 +2,9 @@ import type { Finding, SpecCheck } from "../../lib/api/types";
 import { formatBandwidth } from "../../lib/format";
 
 const VERDICTS = {
-  meets: { text: "meets spec", badge: "badge-ok" },
-  below: { text: "below spec", badge: "badge-bad" },
-  above: { text: "above spec — server cache suspected", badge: "badge-warn" },
+  meets: { text: "meets spec", word: "meets", badge: "badge-ok" },
+  below: { text: "below spec", word: "below", badge: "badge-bad" },
+  above: { text: "above spec — server cache suspected", word: "above", badge: "badge-warn" },
 } as const;
 
 function amount(value: number): string {
@@ -28,17 +28,46 @@ function specCheckTitle(check: SpecCheck): string {
   return `${check.direction} ${check.metric}: measured ${amount(check.measured)} ${check.unit}; the spec expects ${amount(check.expected)}${low} (${check.formula})`;
 }
 
+/** "below 80%": the verdict's one word and the percent of the spec, for a table cell. */
+export function specCheckShortText(check: SpecCheck): string {
+  return `${VERDICTS[check.verdict]?.word ?? check.verdict} ${Math.round(check.percent)}%`;
+}
+
+interface SpecCheckBadgesProps {
+  checks: SpecCheck[];
+  showDirection?: boolean;
+  /** One word and a percent ("below 80%") where a table has no room; the whole sentence is in the
+   * title and read out by screen readers. */
+  short?: boolean;
+}
+
 /** One compact badge per spec check: how the measured figure compares with what the class promises. */
-export function SpecCheckBadges({ checks, showDirection = false }: { checks: SpecCheck[]; showDirection?: boolean }) {
+export function SpecCheckBadges({ checks, showDirection = false, short = false }: SpecCheckBadgesProps) {
   if (checks.length === 0) return null;
   return (
     <span className="badges">
-      {checks.map((check, index) => (
-        <span key={index} className={`badge ${VERDICTS[check.verdict]?.badge ?? "badge-muted"}`} title={specCheckTitle(check)}>
-          {showDirection ? `${check.direction} ${check.metric}: ` : ""}
-          {specCheckText(check)}
-        </span>
-      ))}
+      {checks.map((check, index) => {
+        const prefix = showDirection ? `${check.direction} ${check.metric}: ` : "";
+        const className = `badge ${VERDICTS[check.verdict]?.badge ?? "badge-muted"}`;
+        if (short) {
+          const whole = `${check.direction} ${check.metric}: ${specCheckText(check)}`;
+          return (
+            <span key={index} className={className} title={`${whole}. ${specCheckTitle(check)}`}>
+              <span aria-hidden="true">
+                {prefix}
+                {specCheckShortText(check)}
+              </span>
+              <span className="sr-only">{whole}</span>
+            </span>
+          );
+        }
+        return (
+          <span key={index} className={className} title={specCheckTitle(check)}>
+            {prefix}
+            {specCheckText(check)}
+          </span>
+        );
+      })}
     </span>
   );
 }

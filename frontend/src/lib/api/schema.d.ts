@@ -4,6 +4,28 @@
  */
 
 export interface paths {
+    "/api/v1/attention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What needs attention
+         * @description Regressions nobody acknowledged, runs and schedule slots that failed (unless a later one
+         *     succeeded), hosts revoked or not online, and series whose newest result is below its spec;
+         *     each with a sentence and the page that resolves it. An empty list: all is well.
+         */
+        get: operations["needs_attention_api_v1_attention_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit": {
         parameters: {
             query?: never;
@@ -2304,6 +2326,65 @@ export interface components {
             kind: "directory" | "block_device";
             /** Path */
             path: string;
+        };
+        /**
+         * AttentionItem
+         * @description One thing to look at: what it is, what happened in words, and where it is resolved.
+         */
+        AttentionItem: {
+            /**
+             * At
+             * Format: date-time
+             * @description when it happened (found, failed, missed, revoked, last heard, measured)
+             */
+            at: string;
+            /**
+             * Id
+             * @description the regression, run, schedule slot, host or result it is about
+             */
+            id: number;
+            kind: components["schemas"]["AttentionKind"];
+            /**
+             * Link
+             * @description the web UI page that resolves it, e.g. /runs/12
+             */
+            link: string;
+            /**
+             * Sentence
+             * @description what happened and what to do, as the web UI and the CLI print it
+             */
+            sentence: string;
+        };
+        /**
+         * AttentionKind
+         * @description What an item is about, in the order the list shows them.
+         * @enum {string}
+         */
+        AttentionKind: "regression" | "failed_run" | "failed_slot" | "host_revoked" | "host_offline" | "below_spec";
+        /**
+         * AttentionOut
+         * @description What the team should look at: regressions nobody acknowledged, recent failures, hosts that
+         *     cannot take work and recent results below their spec; empty when all is well.
+         */
+        AttentionOut: {
+            /** Items */
+            items: components["schemas"]["AttentionItem"][];
+            /**
+             * Limit
+             * @description at most this many items of each kind
+             */
+            limit: number;
+            /**
+             * Since
+             * Format: date-time
+             * @description failures and results older than this are left out
+             */
+            since: string;
+            /**
+             * Truncated
+             * @description true when a kind had more items than `limit`
+             */
+            truncated: boolean;
         };
         /**
          * AuditDetails
@@ -7195,6 +7276,58 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    needs_attention_api_v1_attention_get: {
+        parameters: {
+            query?: {
+                /** @description failures and results of this many days */
+                days?: number;
+                /** @description at most this many items of each kind */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttentionOut"];
+                };
+            };
+            /** @description Not signed in, or the credential is wrong, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request cannot be accepted: one {field or option, value, reason} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The service was too busy to take the request in time: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_events_api_v1_audit_get: {
         parameters: {
             query?: {

@@ -12,10 +12,12 @@ export type FingerprintDifference = Schema<"Difference">;
 export interface ComparisonParams {
   ids: number[];
   baseline?: number;
+  /** "run": each run a side of its own; by default results pool by what was measured. */
+  pool?: Schema<"Pooling">;
 }
 
-function query({ ids, baseline }: ComparisonParams) {
-  return { ids: ids.join(","), baseline };
+function query({ ids, baseline, pool }: ComparisonParams) {
+  return { ids: ids.join(","), baseline, pool: pool === "run" ? pool : undefined };
 }
 
 /** GET /compare: the results side by side, what differs in how they were measured first. */

@@ -26,7 +26,7 @@ export function BaselineSelect({ comparison, onChange }: { comparison: Compariso
 
 /** Export the comparison, copy its permalink, or save it under a name for the team. */
 export function CompareActions({ comparison, canSave }: { comparison: Comparison; canSave: boolean }) {
-  const params = { ids: comparison.result_ids, baseline: comparison.baseline_result_id };
+  const params = { ids: comparison.result_ids, baseline: comparison.baseline_result_id, pool: comparison.pooling };
   const permalink = `${window.location.origin}${comparison.permalink}`;
   const save = useCreateSavedView();
   const [name, setName] = useState("");

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Schema } from "../../../lib/api/types";
-import { fakeRoutes, installFakeApi } from "../../../test/fake-api";
+import { fakeRoutes, installFakeApi, type FakeRequest } from "../../../test/fake-api";
 import { shellRoutes, signedOutRoutes } from "../../../test/factories";
 import { createTestQueryClient, renderApp } from "../../../test/render-app";
 import { SESSION_QUERY_KEY, hasSessionCookie } from "../../../lib/session";
@@ -302,5 +302,42 @@ describe("group chart", () => {
     expect(series.g0?.label).toBe("NAS performance (n = 4)");
     expect(series.g0?.range).toEqual({ low: "g0_p25", high: "g0_p75" });
     expect(shapeLabel({ rw: "randread" })).toBe("randread");
+  });
+});
+
+const poolOf = (call: FakeRequest) => call.query.get("pool");
+
+describe("the compare page's pooling toggle", () => {
+  it("pools by what was measured by default, by run when chosen, and keeps the choice in the address", async () => {
+    const api = installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/compare": (request) => ({ body: makeComparison({ pooling: request.query.get("pool") === "run" ? "run" : "measured" }) }),
+      "GET /api/v1/compare/groups": { status: 404, body: { code: "not_found", message: "not in this test" } },
+    });
+    const { user, router } = renderApp("/compare?ids=1,2");
+
+    const measured = await screen.findByRole("radio", { name: "What was measured" }, { timeout: 8_000 });
+    expect(measured).toBeChecked();
+    expect(poolOf(api.callsTo("GET /api/v1/compare")[0]!)).toBeNull();
+
+    await user.click(screen.getByRole("radio", { name: "Run" }));
+    await waitFor(() => expect(api.callsTo("GET /api/v1/compare").some((call) => poolOf(call) === "run")).toBe(true));
+    expect(router.state.location.search).toContain("pool=run");
+    await waitFor(() => expect(screen.getByRole("radio", { name: "Run" })).toBeChecked());
+
+    await user.click(screen.getByRole("radio", { name: "What was measured" }));
+    await waitFor(() => expect(router.state.location.search).not.toContain("pool"));
+  });
+
+  it("opens pooled by run from the address", async () => {
+    const api = installFakeApi({
+      ...shellRoutes(),
+      "GET /api/v1/compare": { body: makeComparison({ pooling: "run" }) },
+      "GET /api/v1/compare/groups": { status: 404, body: { code: "not_found", message: "not in this test" } },
+    });
+    renderApp("/compare?ids=1,2&pool=run");
+
+    expect(await screen.findByRole("radio", { name: "Run" }, { timeout: 8_000 })).toBeChecked();
+    expect(poolOf(api.callsTo("GET /api/v1/compare")[0]!)).toBe("run");
   });
 });

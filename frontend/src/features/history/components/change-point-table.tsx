@@ -34,6 +34,7 @@ export function ChangePointTable({ changes, targetNames, canAcknowledge }: Chang
           <th scope="col">Change</th>
           <th scope="col">Before → after (medians)</th>
           <th scope="col">From</th>
+          <th scope="col">What changed</th>
           <th scope="col">Acknowledged</th>
         </tr>
       </thead>
@@ -49,12 +50,16 @@ export function ChangePointTable({ changes, targetNames, canAcknowledge }: Chang
               </th>
               <td>
                 <span className={`tag tag-${change.kind}`}>{change.kind}</span> {formatRatio(change.ratio)}
+                <StepFigures change={change} />
               </td>
               <td>
                 {formatValue(unit, change.before_median)} → {formatValue(unit, change.after_median)}
               </td>
               <td>
                 {formatDateTime(change.measured_at)} (result #{change.result_id})
+              </td>
+              <td>
+                <LikelyCauses change={change} />
               </td>
               <td>
                 {change.acknowledged_at ? (
@@ -83,5 +88,40 @@ export function ChangePointTable({ changes, targetNames, canAcknowledge }: Chang
         })}
       </tbody>
     </table>
+  );
+}
+
+/** Every figure that changed at this step (one regression, acknowledged together), when more than one. */
+function StepFigures({ change }: { change: ChangePoint }) {
+  const figures = change.step_figures ?? [];
+  if (figures.length < 2) return null;
+  return (
+    <ul className="plain-list small" aria-label={`Figures that changed at result ${change.result_id}`}>
+      {figures.map((figure) => {
+        const unit = figureUnit(figure.metric) ?? "count";
+        return (
+          <li key={figure.id}>
+            {figure.direction} {figureLabel(figure.metric)}: {formatValue(unit, figure.before_median)} →{" "}
+            {formatValue(unit, figure.after_median)} ({formatRatio(figure.ratio)})
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** What differed in how it was measured just before and at the change, or that nothing did. */
+function LikelyCauses({ change }: { change: ChangePoint }) {
+  const causes = change.likely_causes ?? [];
+  if (causes.length === 0) return change.what_changed ? <span className="small">{change.what_changed}</span> : <span className="muted">—</span>;
+  return (
+    <ul className="plain-list small" aria-label={`Likely causes of the change at result ${change.result_id}`}>
+      {causes.map((cause) => (
+        <li key={cause.key}>
+          {cause.component}: <span className="mono">{String(cause.before ?? "—")}</span> →{" "}
+          <span className="mono">{String(cause.after ?? "—")}</span>
+        </li>
+      ))}
+    </ul>
   );
 }

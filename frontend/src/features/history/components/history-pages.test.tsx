@@ -94,7 +94,7 @@ describe("history page", () => {
     const row = within(changes).getByRole("row", { name: /#110/ });
     expect(row).toHaveTextContent("regression −30.0 %");
     expect(row).toHaveTextContent("10.0k → 7.00k");
-    expect(row).toHaveTextContent("not yet");
+    expect(within(row).getByRole("button", { name: /^Acknowledge the regression from .*#110$/ })).toBeInTheDocument();
     const [query] = api.callsTo("GET /api/v1/history/trend").map((call) => call.query);
     expect(Object.fromEntries(query!)).toEqual({ target_id: "3", job: "randread-4k", metric: "iops", direction: "read" });
     await waitFor(() => expect(document.title).toBe("History · storbench"));
@@ -115,6 +115,49 @@ describe("history page", () => {
     expect(chart).toHaveTextContent("only the newest 5,000");
     expect(screen.getByRole("row", { name: "No change found on this trend." })).toBeInTheDocument();
     expect(api.callsTo("GET /api/v1/history/trend")[0]!.query.get("metric")).toBe("clat_p99_ns");
+  });
+});
+
+describe("acknowledging from the trend", () => {
+  it("acknowledges a marked regression (its whole step) with a comment", async () => {
+    let acknowledged = false;
+    const done = { acknowledged_at: "2026-01-13T00:00:00Z", acknowledged_by: "ana@example.com", comment: "noisy neighbour" };
+    const api = installFakeApi({
+      ...shellRoutes({ role: "member" }),
+      "GET /api/v1/targets": { body: page([makeTarget({ id: 3, name: "nas-a" })]) },
+      "GET /api/v1/history/series": { body: page([]) },
+      "GET /api/v1/history/trend": () => ({ body: makeTrend({ change_points: [makeChange(acknowledged ? done : {})] }) }),
+      "GET /api/v1/regressions": { body: { items: [], total: 0, unacknowledged_regressions: 0 } },
+      "POST /api/v1/regressions/5/acknowledge": () => {
+        acknowledged = true;
+        return { body: makeChange(done) };
+      },
+    });
+    const { user } = renderApp("/history?target_id=3&job=randread-4k&metric=iops&direction=read");
+
+    const changes = await screen.findByRole("table", { name: "Changes on this trend" });
+    await user.click(within(changes).getByRole("button", { name: /^Acknowledge the regression from/ }));
+    const form = screen.getByRole("form", { name: "Acknowledge change 5" });
+    await user.type(within(form).getByLabelText("Comment"), "noisy neighbour");
+    await user.click(within(form).getByRole("button", { name: "Acknowledge" }));
+
+    await waitFor(() => expect(within(changes).getByRole("row", { name: /#110/ })).toHaveTextContent("by ana@example.com: noisy neighbour"));
+    expect(api.callsTo("POST /api/v1/regressions/5/acknowledge")[0]!.body).toEqual({ comment: "noisy neighbour" });
+  }, 20_000);
+
+  it("offers viewers no acknowledge button", async () => {
+    installFakeApi({
+      ...shellRoutes({ role: "viewer" }),
+      "GET /api/v1/targets": { body: page([makeTarget({ id: 3, name: "nas-a" })]) },
+      "GET /api/v1/history/series": { body: page([]) },
+      "GET /api/v1/history/trend": { body: makeTrend() },
+      "GET /api/v1/regressions": { body: { items: [], total: 0, unacknowledged_regressions: 0 } },
+    });
+    renderApp("/history?target_id=3&job=randread-4k&metric=iops&direction=read");
+
+    const changes = await screen.findByRole("table", { name: "Changes on this trend" });
+    expect(within(changes).getByRole("row", { name: /#110/ })).toHaveTextContent("not yet");
+    expect(within(changes).queryByRole("button")).not.toBeInTheDocument();
   });
 });
 
@@ -167,6 +210,40 @@ describe("regressions page", () => {
       "ana@example.com: pool moved",
     );
   }, 20_000);
+
+  it("shows every figure of a step and what changed in how it was measured", async () => {
+    installFakeApi({
+      ...shellRoutes({ role: "viewer" }),
+      "GET /api/v1/targets": { body: page([makeTarget({ id: 3, name: "nas-a" })]) },
+      "GET /api/v1/regressions": {
+        body: {
+          items: [
+            makeChange({
+              step_id: 5,
+              step_figures: [
+                { id: 5, direction: "read", metric: "iops", before_median: 10_000, after_median: 7_000, ratio: 0.7 },
+                { id: 7, direction: "read", metric: "clat_p99_ns", before_median: 1e6, after_median: 2e6, ratio: 2 },
+              ],
+              likely_causes: [{ component: "kernel", key: "environment.kernel", before: "6.1.0", after: "6.8.0" }],
+              what_changed: "kernel 6.1.0 → 6.8.0",
+            }),
+            makeChange({ id: 9, result_id: 140, what_changed: "nothing in how it was measured changed: the storage itself did" }),
+          ],
+          total: 2,
+          unacknowledged_regressions: 2,
+        },
+      },
+    });
+    renderApp("/regressions");
+
+    const figures = await screen.findByRole("list", { name: "Figures that changed at result 110" });
+    expect(within(figures).getAllByRole("listitem")).toHaveLength(2);
+    expect(figures).toHaveTextContent("read p99 completion latency: 1.00 ms → 2.00 ms");
+    const causes = screen.getByRole("list", { name: "Likely causes of the change at result 110" });
+    expect(causes).toHaveTextContent("kernel: 6.1.0 → 6.8.0");
+    const steady = screen.getAllByRole("row").find((row) => row.textContent?.includes("result #140"))!;
+    expect(steady).toHaveTextContent("nothing in how it was measured changed: the storage itself did");
+  });
 
   it("lets viewers read but not acknowledge, and filters by state in the URL", async () => {
     const api = installFakeApi({

@@ -1,8 +1,10 @@
+import { useState } from "react";
 import { ChartContainer } from "../../../components/ui/chart-container";
 import { SERIES_COLORS, type ChartReference } from "../../../components/ui/chart-config";
 import { figureLabel } from "../../../lib/figures";
 import { formatDateTime, formatValue } from "../../../lib/format";
 import type { Trend } from "../api/get-trend";
+import { AcknowledgeForm } from "./acknowledge-form";
 import { formatRatio } from "./trend-labels";
 
 const REGRESSION_COLOR = "#c8424b";
@@ -14,8 +16,9 @@ function pointLabel(measuredAt: string, resultId: number): string {
   return `${formatDateTime(measuredAt).slice(0, 16)} #${resultId}`;
 }
 
-/** A figure over time, with the class's spec line and the changes found marked. */
-export function TrendChart({ trend }: { trend: Trend }) {
+/** A figure over time, with the class's spec line and the changes found marked; members acknowledge a
+ * marked regression from its row (with every other figure of its step). */
+export function TrendChart({ trend, canAcknowledge = false }: { trend: Trend; canAcknowledge?: boolean }) {
   const unit = trend.unit;
   const data = trend.points.map((point) => ({
     x: pointLabel(point.measured_at, point.result_id),
@@ -53,43 +56,70 @@ export function TrendChart({ trend }: { trend: Trend }) {
         references={references}
         height={320}
       />
-      <table className="table" aria-label="Changes on this trend">
-        <thead>
+      <TrendChanges trend={trend} canAcknowledge={canAcknowledge} />
+    </>
+  );
+}
+
+/** The changes marked on the trend, each with its acknowledgement (or a button to give it). */
+function TrendChanges({ trend, canAcknowledge }: { trend: Trend; canAcknowledge: boolean }) {
+  const [open, setOpen] = useState<number | null>(null);
+  const unit = trend.unit;
+  return (
+    <table className="table" aria-label="Changes on this trend">
+      <thead>
+        <tr>
+          <th scope="col">From result</th>
+          <th scope="col">Change</th>
+          <th scope="col">Before → after (medians)</th>
+          <th scope="col">How found</th>
+          <th scope="col">Acknowledged</th>
+        </tr>
+      </thead>
+      <tbody>
+        {trend.change_points.length === 0 ? (
           <tr>
-            <th scope="col">From result</th>
-            <th scope="col">Change</th>
-            <th scope="col">Before → after (medians)</th>
-            <th scope="col">How found</th>
-            <th scope="col">Acknowledged</th>
+            <td colSpan={5} className="muted">
+              No change found on this trend.
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {trend.change_points.length === 0 ? (
-            <tr>
-              <td colSpan={5} className="muted">
-                No change found on this trend.
+        ) : (
+          trend.change_points.map((change) => (
+            <tr key={change.id}>
+              <th scope="row">{pointLabel(change.measured_at, change.result_id)}</th>
+              <td>
+                <span className={`tag tag-${change.kind}`}>{change.kind}</span> {formatRatio(change.ratio)}
+              </td>
+              <td>
+                {formatValue(unit, change.before_median)} → {formatValue(unit, change.after_median)}
+              </td>
+              <td>
+                {change.method}
+                {change.p_value !== null ? ` (p = ${change.p_value.toPrecision(2)})` : ""}
+              </td>
+              <td>
+                {change.acknowledged_at ? (
+                  `by ${change.acknowledged_by}: ${change.comment}`
+                ) : !canAcknowledge || change.kind !== "regression" ? (
+                  "not yet"
+                ) : open === change.id ? (
+                  <AcknowledgeForm changeId={change.id} onDone={() => setOpen(null)} />
+                ) : (
+                  <button
+                    type="button"
+                    className="button button-small"
+                    aria-label={`Acknowledge the regression from ${pointLabel(change.measured_at, change.result_id)}`}
+                    title="Acknowledges every figure that changed at this result"
+                    onClick={() => setOpen(change.id)}
+                  >
+                    Acknowledge…
+                  </button>
+                )}
               </td>
             </tr>
-          ) : (
-            trend.change_points.map((change) => (
-              <tr key={change.id}>
-                <th scope="row">{pointLabel(change.measured_at, change.result_id)}</th>
-                <td>
-                  <span className={`tag tag-${change.kind}`}>{change.kind}</span> {formatRatio(change.ratio)}
-                </td>
-                <td>
-                  {formatValue(unit, change.before_median)} → {formatValue(unit, change.after_median)}
-                </td>
-                <td>
-                  {change.method}
-                  {change.p_value !== null ? ` (p = ${change.p_value.toPrecision(2)})` : ""}
-                </td>
-                <td>{change.acknowledged_at ? `by ${change.acknowledged_by}: ${change.comment}` : "not yet"}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </>
+          ))
+        )}
+      </tbody>
+    </table>
   );
 }

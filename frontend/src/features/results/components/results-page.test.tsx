@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Schema } from "../../../lib/api/types";
 import { installFakeApi, type FakeRequest } from "../../../test/fake-api";
@@ -102,6 +103,29 @@ describe("results page", () => {
     expect(within(old).queryByRole("link", { name: /^Run #/ })).not.toBeInTheDocument();
 
     expect(screen.getByRole("link", { name: "Results" })).toHaveClass("active");
+  });
+
+  it("closes a row's Actions menu on a click outside it and on Escape", async () => {
+    installFakeApi(routes());
+    renderApp("/results");
+    const user = userEvent.setup();
+
+    const table = await screen.findByRole("table", { name: "Result history" });
+    const button = within(table).getByLabelText("Actions for result 21");
+    const menu = button.closest("details")!;
+    await user.click(button);
+    expect(menu.open).toBe(true);
+    // A click inside the menu leaves it open; one outside closes it.
+    await user.click(within(menu).getByText("Storage class"));
+    expect(menu.open).toBe(true);
+    await user.click(screen.getByRole("heading", { level: 1 }));
+    await waitFor(() => expect(menu.open).toBe(false));
+
+    await user.click(button);
+    expect(menu.open).toBe(true);
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(menu.open).toBe(false));
+    expect(button).toHaveFocus();
   });
 
   it("compares the filtered results grouped by label, never averaging different jobs", async () => {

@@ -1,8 +1,10 @@
+import { useRef } from "react";
 import { Link } from "react-router";
 import type { Direction, DirectionName, Result } from "../../../lib/api/types";
 import { figureLabel, type FigureName } from "../../../lib/figures";
 import { formatBandwidth, formatDateTime, formatIops, formatNs } from "../../../lib/format";
 import { activeDirections, meanSource, percentile, percentileSource } from "../../../lib/latency";
+import { useMenuDismiss } from "../../../lib/use-menu-dismiss";
 import { FindingsCount, SpecCheckBadges } from "../../../components/ui/result-advice";
 import { ResultLabelEditor } from "./result-label-editor";
 import { ResultRowActions } from "./result-row-actions";
@@ -138,7 +140,7 @@ function ResultRow({ result, direction, figures, targetName, span, controls }: R
           </span>
         ) : null}
       </th>
-      <td className="nowrap">
+      <td className="results-job" title={`${result.job_name}: ${jobShape(result.options)}`}>
         <span className="mono">{result.job_name}</span> <span className="small muted">{jobShape(result.options)}</span>
       </td>
       <td>{direction ?? "—"}</td>
@@ -147,7 +149,7 @@ function ResultRow({ result, direction, figures, targetName, span, controls }: R
       <td className="num nowrap">{formatNs(p99)}</td>
       <td>
         <span className="badges nowrap">
-          <SpecCheckBadges checks={checks} />
+          <SpecCheckBadges checks={checks} short />
           <FindingsCount findings={result.findings} />
         </span>
       </td>
@@ -159,8 +161,10 @@ function ResultRow({ result, direction, figures, targetName, span, controls }: R
 /** What a row has no room for, and what can be done with the result: behind one Actions button. */
 function ResultMenu({ result, figures, controls }: { result: Result; figures: Direction | null; controls?: ResultsTableControls }) {
   const mean = figures ? meanSource(figures) : null;
+  const menu = useRef<HTMLDetailsElement>(null);
+  const onToggle = useMenuDismiss(menu);
   return (
-    <details className="row-menu">
+    <details className="row-menu" ref={menu} onToggle={onToggle}>
       <summary className="button button-small" aria-label={`Actions for result ${result.id}`}>
         Actions
       </summary>

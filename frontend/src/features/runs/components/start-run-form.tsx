@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { ApiErrorAlert } from "../../../components/ui/api-error-alert";
 import { FormField } from "../../../components/ui/form-field";
@@ -35,14 +35,19 @@ const NO_CHOICES: RunChoices = {
 
 type Missing = { target?: string; plan?: string; confirm?: string };
 
+/** A target and a plan or preset chosen before the form opens (the dashboard's quick start). */
+export type InitialRunChoices = Partial<Pick<RunChoices, "targetId" | "planChoice">>;
+
 interface StartRunFormProps extends Omit<RunOptions, "hosts"> {
   hosts?: RunOptions["hosts"];
   headingLevel?: 2 | 3;
+  /** Choices the form opens with; it then takes the focus to its Start run button. */
+  initial?: InitialRunChoices;
 }
 
 /** The form's state: the choices, what they make, the run's own fields, and sending it. */
-function useStartRun(options: RunOptions) {
-  const [choices, setChoices] = useState(NO_CHOICES);
+function useStartRun(options: RunOptions, initial: InitialRunChoices = {}) {
+  const [choices, setChoices] = useState<RunChoices>({ ...NO_CHOICES, ...initial });
   const [details, setDetails] = useState({ label: "", note: "", repetitions: "1" });
   const [missing, setMissing] = useState<Missing>({});
   const [sweep, setSweep] = useState<SweepChoice>(NO_SWEEP);
@@ -83,8 +88,13 @@ function useStartRun(options: RunOptions) {
 }
 
 /** Picks a target and a saved plan or preset, starts the run and opens it. */
-export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel = 2 }: StartRunFormProps) {
-  const form = useStartRun({ targets, hosts, plans, presets });
+export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel = 2, initial }: StartRunFormProps) {
+  const form = useStartRun({ targets, hosts, plans, presets }, initial);
+  const submitButton = useRef<HTMLButtonElement>(null);
+  const prefilled = Boolean(initial?.planChoice);
+  useEffect(() => {
+    if (prefilled) submitButton.current?.focus();
+  }, [prefilled]);
   const { choices, choose, run, missing, serverErrors, createMutation } = form;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -148,7 +158,7 @@ export function StartRunForm({ targets, hosts = [], plans, presets, headingLevel
           />
         ) : null}
         {targets.length === 0 ? <p className="muted small">No targets yet: register one on the Targets page.</p> : null}
-        <button type="submit" className="button button-primary" disabled={createMutation.isPending}>
+        <button ref={submitButton} type="submit" className="button button-primary" disabled={createMutation.isPending}>
           Start run
         </button>
       </form>
