@@ -243,9 +243,9 @@ def _curve(
         storage_class=first.storage_class,
         label=first.label,
         fixed={
-            name: value
+            name: held
             for name in AXIS_OPTIONS
-            if name != axis and (value := axis_value(first.options, name)) is not None
+            if name != axis and (held := axis_value(first.options, name)) is not None
         },
         points=points,
         knee=KneeOut(
