@@ -54,7 +54,7 @@ def test_a_misspelt_field_of_a_run_is_named_with_the_fields_it_takes(
     ("method", "path", "body", "field"),
     [
         ("POST", "/api/v1/hosts", {"name": "h1", "bogus": 1}, "bogus"),
-        ("POST", "/api/v1/plans", {"name": "p", "jobs": [JOB], "sweep": {"bs": ["4k"]}}, "sweep"),
+        ("POST", "/api/v1/plans", {"name": "p", "jobs": [JOB], "sweep": {"bs": ["4k"]}}, "sweep.bs"),
         ("POST", "/api/v1/compare/views", {"name": "v", "kind": "compare", "query": {}, "x": 1}, "x"),
         ("POST", "/api/v1/storage-classes", {"name": "c", "protocol": "nfs", "vendr": "a"}, "vendr"),
     ],
