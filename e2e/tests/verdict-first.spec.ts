@@ -33,7 +33,8 @@ for (const screen of [
       const iops = verdict.getByRole("group").first().getByText("IOPS", { exact: true });
       await expect(iops).toBeInViewport();
       await expect(verdict.getByText("Not in a target's history")).toBeInViewport();
-      await expect(verdict.getByText(/imported: there is no previous run/)).toBeVisible();
+      // An import's previous is the previous import of its host and job: this job is new.
+      await expect(verdict.getByText(/first import of .* nothing to compare with yet/)).toBeVisible();
       await saveFirstScreen(page, `result-verdict-${screen.name}`);
 
       // Below: the figures table, the latency histogram (log counts) and the raw output.

@@ -31,56 +31,58 @@ export function UnfiledImports({ groups, targets, canFile }: UnfiledImportsProps
       <p className="muted small">
         Filed under a target, imports are judged by its storage class, charted in its trends and watched for regressions.
       </p>
-      <table className="table">
-        <caption className="sr-only">Imports without a target, by host name and job</caption>
-        <thead>
-          <tr>
-            <th scope="col">Host name</th>
-            <th scope="col">Job</th>
-            <th scope="col" className="num">
-              Imports
-            </th>
-            <th scope="col">Measured</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {groups.map((group) => (
-            <tr key={`${group.host_name}\u0000${group.job_name}`}>
-              <th scope="row">{group.host_name}</th>
-              <td>{group.job_name}</td>
-              <td className="num">
-                {group.results.toLocaleString("en-US")}
-                {group.fingerprints > 1 ? <div className="muted small">measured {group.fingerprints} ways</div> : null}
-              </td>
-              <td className="small">
-                {day(group.first_measured_at) === day(group.last_measured_at)
-                  ? day(group.last_measured_at)
-                  : `${day(group.first_measured_at)} – ${day(group.last_measured_at)}`}
-              </td>
-              <td className="small">
-                <Link to={`/results/${group.newest_result_id}`}>newest</Link>
-                {" · "}
-                <Link
-                  to={`/results?${new URLSearchParams({ imported: "true", host_name: group.host_name, job_name: group.job_name })}`}
-                >
-                  all
-                </Link>
-                {canFile ? (
-                  <>
-                    {" · "}
-                    <button type="button" onClick={() => setFiling(group)}>
-                      File under a target…
-                    </button>
-                  </>
-                ) : null}
-              </td>
+      <div className="table-scroll">
+        <table className="table">
+          <caption className="sr-only">Imports without a target, by host name and job</caption>
+          <thead>
+            <tr>
+              <th scope="col">Host name</th>
+              <th scope="col">Job</th>
+              <th scope="col" className="num">
+                Imports
+              </th>
+              <th scope="col">Measured</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {groups.map((group) => (
+              <tr key={`${group.host_name}\u0000${group.job_name}`}>
+                <th scope="row">{group.host_name}</th>
+                <td>{group.job_name}</td>
+                <td className="num">
+                  {group.results.toLocaleString("en-US")}
+                  {group.fingerprints > 1 ? <div className="muted small">measured {group.fingerprints} ways</div> : null}
+                </td>
+                <td className="small">
+                  {day(group.first_measured_at) === day(group.last_measured_at)
+                    ? day(group.last_measured_at)
+                    : `${day(group.first_measured_at)} – ${day(group.last_measured_at)}`}
+                </td>
+                <td className="small">
+                  <Link to={`/results/${group.newest_result_id}`}>newest</Link>
+                  {" · "}
+                  <Link
+                    to={`/results?${new URLSearchParams({ imported: "true", host_name: group.host_name, job_name: group.job_name })}`}
+                  >
+                    all
+                  </Link>
+                  {canFile ? (
+                    <>
+                      {" · "}
+                      <button type="button" onClick={() => setFiling(group)}>
+                        File under a target…
+                      </button>
+                    </>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {filing ? (
         <FileDialog
           group={filing}
