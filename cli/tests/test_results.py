@@ -135,5 +135,5 @@ def test_compare_csv_neutralises_labels_and_keeps_negative_deltas(
         if row["figure"] == "iops" and row["is_baseline"] == "false" and row["delta_pct"]
     ]
     # Each side read half the IOPS of the one before: -50 % and below, written as plain numbers.
-    assert [float(delta) for delta in deltas] == [-50.0, -75.0, -87.5]
+    assert [float(delta) for delta in deltas] == pytest.approx([-50.0, -75.0, -87.5])
     assert ",-50.0," in done.stdout
